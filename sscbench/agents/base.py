@@ -1,0 +1,69 @@
+"""What every agent implements, and what it is told at the start of an episode."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from sscbench.envs.calls import ToolCall
+from sscbench.runs.events import ParticipantSpec, VisibleEvent
+
+GREETING = "Hi! How can I help you today?"
+"""τ²'s fixed opening agent message, shared by every configuration."""
+
+
+@dataclass(frozen=True)
+class EpisodeContext:
+    """The scaffold of one episode: domain, τ² task, seed and the domain policy text.
+
+    LLM agents see only ``policy`` and the tool schemas; scripted reference agents also
+    read the task's gold plan (that is what makes them references).
+    """
+
+    domain: str
+    task: Any
+    seed: int
+    policy: str
+
+
+@dataclass(frozen=True)
+class AgentTurn:
+    """One agent message: text for the user, or tool calls (or both)."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """An agent under test."""
+
+    spec: ParticipantSpec
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Prepare for a new episode."""
+        ...
+
+    def next_turn(self, history: Sequence[VisibleEvent]) -> AgentTurn:
+        """Produce the next message given the full model-visible history so far."""
+        ...
+
+
+@runtime_checkable
+class User(Protocol):
+    """The user the agent talks to; a message containing a stop token ends the run."""
+
+    spec: ParticipantSpec
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Prepare for a new episode."""
+        ...
+
+    def next_message(self, history: Sequence[VisibleEvent]) -> str:
+        """Produce the next user message given the history."""
+        ...
+
+
+STOP_TOKENS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
+"""τ²'s user-simulator stop tokens."""

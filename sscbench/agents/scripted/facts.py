@@ -1,0 +1,104 @@
+"""Facts as the scripted agents see them: values at paths of entities in observations.
+
+A *fact* is ``(entity, path)``, e.g. ``(("reservation", "XEHM4B"), "flights.1.date")``.
+Facts are extracted only from delivered observations, so scripted agents can never see
+hidden state. Each sighting remembers the step and the tool that delivered it, and
+whether that tool is the entity's authoritative read (``get_reservation_details`` for a
+reservation, ``get_product_details`` for a product, ...).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+Entity = tuple[str, str]
+FactKey = tuple[Entity, str]
+
+# entity type -> (id field, marker field that must also be present, authoritative read tool)
+ENTITY_TYPES: dict[str, tuple[str, str, str]] = {
+    "reservation": ("reservation_id", "flights", "get_reservation_details"),
+    "order": ("order_id", "items", "get_order_details"),
+    "product": ("product_id", "variants", "get_product_details"),
+    "user": ("user_id", "payment_methods", "get_user_details"),
+}
+READ_TOOL_ARGUMENT: dict[str, str] = {tool: idf for idf, _, tool in ENTITY_TYPES.values()}
+
+
+def entity_of(obj: Any) -> Entity | None:
+    """The entity a JSON object describes, if it is one of the known record types."""
+    if not isinstance(obj, dict):
+        return None
+    for etype, (id_field, marker, _) in ENTITY_TYPES.items():
+        if marker in obj and isinstance(obj.get(id_field), str):
+            return (etype, obj[id_field])
+    return None
+
+
+def read_call_for(entity: Entity) -> tuple[str, dict[str, str]]:
+    """The authoritative read call (tool name, arguments) for an entity."""
+    id_field, _, tool = ENTITY_TYPES[entity[0]]
+    return tool, {id_field: entity[1]}
+
+
+def flatten(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Yield ``(dotted path, leaf value)`` for every scalar leaf of a JSON value."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from flatten(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(obj, list):
+        for index, value in enumerate(obj):
+            yield from flatten(value, f"{prefix}.{index}" if prefix else str(index))
+    else:
+        yield prefix, obj
+
+
+def parse_content(content: str) -> Any:
+    """Parse an observation's content as JSON, or return the plain string."""
+    try:
+        return json.loads(content)
+    except json.JSONDecodeError:
+        return content
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """One delivered value of a fact."""
+
+    value: Any
+    step: int
+    tool: str
+    authoritative: bool
+
+
+@dataclass
+class KnowledgeBase:
+    """Everything an agent has observed, fact by fact, in delivery order."""
+
+    sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
+    entity_steps: dict[Entity, list[int]] = field(default_factory=dict)
+
+    def observe(self, tool: str, arguments: dict[str, Any], content: str, step: int) -> list[Entity]:
+        """Record the facts of one delivered observation; return the entities it showed."""
+        data = parse_content(content)
+        entity = entity_of(data)
+        if entity is None:
+            if isinstance(data, str | int | float) and not content.startswith("Error"):
+                key = (("result", tool), json.dumps(arguments, sort_keys=True))
+                self.sightings.setdefault(key, []).append(Sighting(data, step, tool, True))
+            return []
+        authoritative = ENTITY_TYPES[entity[0]][2] == tool
+        for path, value in flatten(data):
+            self.sightings.setdefault((entity, path), []).append(
+                Sighting(value, step, tool, authoritative)
+            )
+        self.entity_steps.setdefault(entity, []).append(step)
+        return [entity]
+
+    def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
+        """Every (fact, latest sighting) whose latest value equals ``value``."""
+        for key, seen in self.sightings.items():
+            if seen and seen[-1].value == value and type(seen[-1].value) is type(value):
+                yield key, seen[-1]

@@ -1,0 +1,171 @@
+"""Compile a τ² task's gold actions into a plan whose arguments are bound to facts.
+
+The scripted reference agents carry out the gold plan, but they must take argument
+values from what they have *observed*, so that an injected value can flow into their
+actions. Compilation replays the gold actions once on a clean episode and binds each
+scalar argument to the fact it was read from: same value, same field name, preferring
+the entity the call is about and the closest matching path. At run time the agent fills
+the bound arguments from its own knowledge base and keeps the rest literal.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from sscbench.agents.scripted.facts import (
+    ENTITY_TYPES,
+    Entity,
+    FactKey,
+    KnowledgeBase,
+    flatten,
+)
+from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
+
+_ID_ARGUMENTS = {id_field: etype for etype, (id_field, _, _) in ENTITY_TYPES.items()}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Argument leaf ``path`` takes its value from ``fact``."""
+
+    path: str
+    fact: FactKey
+
+
+@dataclass(frozen=True)
+class PlannedAction:
+    """One gold action with its literal arguments and fact bindings."""
+
+    index: int
+    name: str
+    kind: str
+    arguments: dict[str, Any]
+    bindings: tuple[Binding, ...]
+    subjects: tuple[Entity, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A task's gold plan, ready for a scripted agent."""
+
+    domain: str
+    task_id: str
+    actions: tuple[PlannedAction, ...]
+    communicate: tuple[str, ...]
+
+
+def _tokens(path: str) -> list[str]:
+    return path.split(".")
+
+
+def _field(path: str) -> str:
+    """Last non-index token, singular (``item_ids.0`` and ``items.0.item_id`` both give
+    ``item_id``)."""
+    for token in reversed(_tokens(path)):
+        if not token.isdigit():
+            return token[:-1] if token.endswith("s") else token
+    return ""
+
+
+def _suffix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(reversed(_tokens(a)), reversed(_tokens(b)), strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def subjects_of(arguments: dict[str, Any]) -> tuple[Entity, ...]:
+    """Entities a call is about, from its id arguments (``reservation_id``, ``order_id``...)."""
+    found = [
+        (_ID_ARGUMENTS[name], value)
+        for name, value in arguments.items()
+        if name in _ID_ARGUMENTS and isinstance(value, str)
+    ]
+    return tuple(found)
+
+
+def bind_argument(
+    kb: KnowledgeBase, path: str, value: Any, subjects: tuple[Entity, ...]
+) -> FactKey | None:
+    """The observed fact an argument leaf most plausibly came from, or ``None``.
+
+    Candidates share the value and the field name; when the call names its subject
+    entities, only their facts qualify (a cabin chosen for reservation A is not "read"
+    from reservation B because both say ``economy``). Ties go to the closest path, then
+    the latest sighting.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    best: tuple[tuple[int, int], FactKey] | None = None
+    for key, sighting in kb.facts_with_value(value):
+        entity, fact_path = key
+        if entity[0] == "result":
+            score = (0, sighting.step)
+        elif _field(fact_path) == _field(path) and (not subjects or entity in subjects):
+            score = (_suffix(fact_path, path), sighting.step)
+        else:
+            continue
+        if best is None or score > best[0]:
+            best = (score, key)
+    return None if best is None else best[1]
+
+
+def get_path(obj: Any, path: str) -> Any:
+    """Value at a dotted path of nested dicts and lists."""
+    for token in _tokens(path):
+        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
+    return obj
+
+
+def set_path(obj: Any, path: str, value: Any) -> None:
+    """Set the value at a dotted path of nested dicts and lists (in place)."""
+    tokens = _tokens(path)
+    for token in tokens[:-1]:
+        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
+    last = tokens[-1]
+    if isinstance(obj, list):
+        obj[int(last)] = value
+    else:
+        obj[last] = value
+
+
+@cache
+def compile_plan(domain_name: str, task_id: str) -> Plan:
+    """Replay the task's gold actions on a clean episode and bind their arguments."""
+    domain = load_domain(domain_name)
+    task = domain.task(task_id)
+    kinds = tool_kinds(domain_name)
+    env = EpisodeEnvironment.open(domain_name, task)
+    kb = KnowledgeBase()
+    actions: list[PlannedAction] = []
+    criteria = task.evaluation_criteria
+    gold = criteria.actions if criteria is not None and criteria.actions else []
+    for index, action in enumerate(gold):
+        arguments = copy.deepcopy(action.arguments)
+        subjects = subjects_of(arguments)
+        bindings = []
+        for path, value in flatten(arguments):
+            if path in _ID_ARGUMENTS:
+                continue  # the subject's own id is what the call is about, not a fact used
+            fact = bind_argument(kb, path, value, subjects)
+            if fact is not None:
+                bindings.append(Binding(path=path, fact=fact))
+        actions.append(
+            PlannedAction(
+                index=index,
+                name=action.name,
+                kind=kinds.get(action.name, "unknown"),
+                arguments=arguments,
+                bindings=tuple(bindings),
+                subjects=subjects,
+            )
+        )
+        obs = env.execute(ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments), index)
+        kb.observe(action.name, arguments, obs.content, index)
+    communicate = tuple(criteria.communicate_info or ()) if criteria is not None else ()
+    return Plan(domain=domain_name, task_id=task_id, actions=tuple(actions), communicate=communicate)

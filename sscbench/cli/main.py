@@ -1,0 +1,43 @@
+"""``sscbench`` entry point: one command, one thin module per subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from sscbench import __version__
+from sscbench.cli import run as run_cmd
+from sscbench.cli import show as show_cmd
+from sscbench.errors import ConfigError, LedgerError
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="sscbench",
+        description="Fault-injection measurement for tool-using LLM agents on τ² tasks.",
+    )
+    parser.add_argument("--version", action="version", version=f"sscbench {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in (run_cmd, show_cmd):
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse arguments and dispatch; bad input prints one line and exits with 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except (ConfigError, LedgerError) as exc:
+        print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""``sscbench run``: run clean τ² tasks with an agent and a user, one ledger per run."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from sscbench.errors import ConfigError
+from sscbench.runs.runner import EpisodeOutcome, plan_batch, run_batch
+
+
+def _seeds(text: str) -> tuple[int, ...]:
+    try:
+        seeds = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds must be integers separated by commas, got {text!r}") from None
+    return seeds
+
+
+def register(sub: Any) -> None:
+    """Add the ``run`` subcommand."""
+    p = sub.add_parser("run", help="run clean tasks and write one ledger per run")
+    p.add_argument("--domain", required=True, help="airline or retail")
+    p.add_argument("--tasks", default="all", help="all | train | test | 0-9 | 1,3,5 (default: all)")
+    p.add_argument("--agent", default="scripted:careful", help="agent name, e.g. scripted:careful")
+    p.add_argument("--agent-param", action="append", default=[], metavar="KEY=VALUE",
+                   help="agent parameter, e.g. p=0.3 for scripted:mixed (repeatable)")
+    p.add_argument("--user", default="scripted", help="user name (default: scripted)")
+    p.add_argument("--out", required=True, type=Path, help="output directory")
+    p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
+    p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
+    p.set_defaults(handler=handle)
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--agent-param {item!r} must look like KEY=VALUE")
+        try:
+            params[key] = float(value) if "." in value else int(value)
+        except ValueError:
+            params[key] = value
+    return params
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Validate, run the batch with a progress bar, print a summary."""
+    plan = plan_batch(
+        domain=args.domain, tasks=args.tasks, agent=args.agent, user=args.user, out=args.out,
+        seeds=args.seed, max_steps=args.max_steps, agent_params=_params(args.agent_param),
+    )
+    console = Console(stderr=True)
+    total = len(plan.task_ids) * len(plan.seeds)
+    counts = {"solved": 0, "unsolved": 0, "failed": 0, "skipped": 0}
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"), TimeRemainingColumn(), console=console,
+        transient=True,
+    ) as progress:
+        bar = progress.add_task(f"{plan.domain} × {plan.agent}", total=total, status="")
+
+        def done(outcome: EpisodeOutcome) -> None:
+            if outcome.skipped:
+                counts["skipped"] += 1
+            if outcome.end.termination == "harness_error":
+                counts["failed"] += 1
+            elif outcome.end.success:
+                counts["solved"] += 1
+            else:
+                counts["unsolved"] += 1
+            status = " ".join(f"{k} {v}" for k, v in counts.items())
+            progress.update(bar, advance=1, status=status)
+
+        outcomes = run_batch(plan, on_done=done)
+    console.print(
+        f"{len(outcomes)} runs in {plan.out}: {counts['solved']} solved, {counts['unsolved']} "
+        f"not solved, {counts['failed']} failed (harness error), {counts['skipped']} already done"
+    )
+    for outcome in outcomes:
+        if outcome.end.termination == "harness_error":
+            last = (outcome.end.error or "").strip().splitlines()[-1:]
+            console.print(f"[red]failed[/red] {outcome.run_id}: {' '.join(last)}")
+    return 1 if counts["failed"] else 0

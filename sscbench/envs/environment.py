@@ -1,0 +1,198 @@
+"""The one choke point: every agent tool call of an episode goes through :meth:`execute`.
+
+:class:`EpisodeEnvironment` runs τ²'s own toolkit methods on a copy-on-write episode
+state and serialises results with τ²'s own ``Environment.to_json_str``, so a call with no
+intervention yields the observation τ²'s ``Environment.get_response`` would (content
+string and error flag, byte for byte; the transparency tests check every gold action).
+Exceptions raised inside τ²'s tool code become ``"Error: …"`` observations exactly as in
+τ²; an exception raised by SSCBench code (footprints, hooks) is a harness bug and
+propagates as :class:`~sscbench.errors.HarnessError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from sscbench.envs.calls import Observation, ToolCall
+from sscbench.envs.domain import Domain, load_domain
+from sscbench.envs.footprint import write_footprint
+from sscbench.envs.intervention import (
+    CallContext,
+    Intervention,
+    InterventionRecord,
+    WriteDecision,
+)
+from sscbench.envs.state import EpisodeState
+from sscbench.envs.tau2_runtime import prepare_tau2
+from sscbench.errors import ConfigError, HarnessError
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
+
+
+@cache
+def tool_kinds(domain_name: str) -> dict[str, str]:
+    """Map each agent tool of the domain to τ²'s kind: read, write, think or generic."""
+    domain = load_domain(domain_name)
+    toolkit = domain.toolkit_class(domain.base_db)
+    return {name: toolkit.tool_type(name).value for name in toolkit.tools}
+
+
+@cache
+def _to_json_str() -> Any:
+    prepare_tau2()
+    from tau2.environment.environment import Environment
+
+    return Environment.to_json_str
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _raised_by_harness(exc: BaseException) -> bool:
+    tb = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    return last is not None and last.tb_frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+
+
+class EpisodeEnvironment:
+    """A fresh τ² environment for one episode, with the fault choke point.
+
+    Open one per run with :meth:`open`; it is cheap (a shallow copy of the base dicts).
+    ``intervention_log`` collects what an intervention did; it never enters the ledger.
+    """
+
+    def __init__(self, domain: Domain, intervention: Intervention | None = None) -> None:
+        self.domain = domain
+        self.state = EpisodeState.fresh(domain)
+        self.toolkit = domain.toolkit_class(self.state.db)
+        self.intervention = intervention
+        self.intervention_log: list[InterventionRecord] = []
+        self.calls_executed = 0
+        self._kinds = tool_kinds(domain.name)
+        self._to_json = _to_json_str()
+
+    @classmethod
+    def open(
+        cls, domain: str, task: Any | None = None, intervention: Intervention | None = None
+    ) -> EpisodeEnvironment:
+        """Open a fresh episode of ``domain`` (for ``task``, whose initial state must be empty)."""
+        if task is not None and getattr(task, "initial_state", None) is not None:
+            raise ConfigError(
+                f"{domain} task {task.id} declares an initial_state, which SSCBench does not "
+                "apply yet; airline and retail tasks have none"
+            )
+        return cls(load_domain(domain), intervention)
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Names of the agent tools, sorted."""
+        return sorted(self._kinds)
+
+    def execute(self, call: ToolCall, step: int) -> Observation:
+        """Run one agent tool call, applying the intervention, and return what the model sees.
+
+        ``step`` is the model-visible step index the observation will carry; it is written
+        to the intervention log so that ``T_F`` is known for every run.
+        """
+        kind = self._kinds.get(call.name)
+        ctx = CallContext(
+            domain=self.domain.name,
+            tool_kind=kind,
+            step=step,
+            call_index=self.calls_executed,
+            state=self.state,
+        )
+        self.calls_executed += 1
+        suppress = False
+        undo: tuple[dict[Any, Any], dict[str, set[str]], str] | None = None
+        if kind == "write":
+            if self.intervention is not None:
+                suppress = self.intervention.decide_write(call, ctx) is WriteDecision.SUPPRESS
+            footprint = write_footprint(self.domain.name, call.name, self.state.db, call.arguments)
+            if suppress:
+                keys = footprint if footprint is not None else self._all_keys()
+                undo = (self.state.checkpoint(keys), self.state.key_sets(), self.state.state_hash())
+                self.state.fork(keys)
+            elif footprint is None:
+                self.state.own_everything()
+            else:
+                for key in footprint:
+                    self.state.own(key)
+        observation = self._invoke(call)
+        if undo is not None:
+            saved, key_sets, before = undo
+            self.state.restore(saved, key_sets)
+            after = self.state.state_hash()
+            if after != before:
+                raise HarnessError(
+                    f"suppressing {call.name} (call {call.id}) left the state changed; "
+                    "its write footprint is incomplete"
+                )
+            digest = _sha(observation.content)
+            self.intervention_log.append(
+                InterventionRecord(
+                    kind="write_suppressed",
+                    step=step,
+                    call_index=ctx.call_index,
+                    call_id=call.id,
+                    tool=call.name,
+                    original_sha256=digest,
+                    delivered_sha256=digest,
+                    state_hash_before=before,
+                    state_hash_after=after,
+                    detail={"tool_error": observation.error},
+                )
+            )
+        if self.intervention is not None:
+            replacement = self.intervention.rewrite(call, observation, ctx)
+            if replacement is not None and replacement != observation:
+                if replacement.call_id != call.id:
+                    raise HarnessError(
+                        f"intervention answered call {call.id} with an observation for "
+                        f"{replacement.call_id}"
+                    )
+                self.intervention_log.append(
+                    InterventionRecord(
+                        kind="observation_rewritten",
+                        step=step,
+                        call_index=ctx.call_index,
+                        call_id=call.id,
+                        tool=call.name,
+                        original_sha256=_sha(observation.content),
+                        delivered_sha256=_sha(replacement.content),
+                    )
+                )
+                observation = replacement
+        return observation
+
+    def _all_keys(self) -> list[tuple[str, str]]:
+        return [
+            (name, key) for name in self.domain.collections for key in self.state.collection(name)
+        ]
+
+    def _invoke(self, call: ToolCall) -> Observation:
+        # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for an
+        # assistant requestor outside solo mode, minus the eager debug-log formatting.
+        error = False
+        try:
+            if call.name not in self._kinds:
+                raise ValueError(f"Tool '{call.name}' not found.")
+            result = getattr(self.toolkit, call.name)(**call.arguments)
+        except Exception as exc:  # τ² turns every tool exception into an error observation
+            if _raised_by_harness(exc):
+                raise HarnessError(f"harness failure while running {call.name}: {exc!r}") from exc
+            result = f"Error: {exc}"
+            error = True
+        content = self._to_json(result)
+        return Observation(call_id=call.id, content=content, error=error)
+
+    def state_hash(self) -> str:
+        """Hash of the episode's current state (see :mod:`sscbench.envs.state`)."""
+        return self.state.state_hash()

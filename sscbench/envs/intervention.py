@@ -1,0 +1,73 @@
+"""The intervention hook: how a fault enters an episode, and the hidden log it leaves.
+
+An intervention sees every agent tool call at the single choke point
+(:class:`sscbench.envs.environment.EpisodeEnvironment`). Before the tool runs it may ask
+for a write to be *suppressed* (the tool validates and answers normally, its effect on
+state is undone). After the tool runs it may *rewrite* the delivered observation. Both
+are recorded in the intervention log, which is kept apart from the model-visible ledger.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.envs.calls import Observation, ToolCall
+
+if TYPE_CHECKING:
+    from sscbench.envs.state import EpisodeState
+
+
+class WriteDecision(Enum):
+    """What to do with a write call before it runs."""
+
+    PROCEED = "proceed"
+    SUPPRESS = "suppress"
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What an intervention may know about a call: its place in the run and the state.
+
+    ``step`` is the model-visible step index the observation will be delivered at.
+    ``state`` is the episode's live state (read it; never mutate it).
+    """
+
+    domain: str
+    tool_kind: str | None
+    step: int
+    call_index: int
+    state: EpisodeState
+
+
+@runtime_checkable
+class Intervention(Protocol):
+    """A fault's runtime behaviour at the choke point."""
+
+    def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
+        """Called before a write tool runs; return SUPPRESS to undo its effect on state."""
+        ...
+
+    def rewrite(self, call: ToolCall, observation: Observation, ctx: CallContext) -> Observation | None:
+        """Called after every tool call; return a replacement observation or ``None``."""
+        ...
+
+
+class InterventionRecord(BaseModel):
+    """One entry of the hidden intervention log (never shown to the model)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["observation_rewritten", "write_suppressed"]
+    step: int
+    call_index: int
+    call_id: str
+    tool: str
+    original_sha256: str
+    delivered_sha256: str
+    state_hash_before: str | None = None
+    state_hash_after: str | None = None
+    detail: dict[str, Any] = {}

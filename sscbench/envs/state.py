@@ -1,0 +1,186 @@
+"""Per-episode database state: copy-on-write over the shared base, hashed per entity.
+
+A τ² database is a pydantic model holding a few top-level dicts of entities
+(``reservations``, ``users``, ``flights`` / ``orders``, ``products``). An episode gets a
+new model whose top-level dicts are *shallow* copies of the base dicts, so opening an
+episode costs microseconds instead of the 50–240 ms of a load or deep copy. Entities are
+still shared with the base until the episode writes: before any write tool runs, the
+entities it can touch (its *footprint*, :mod:`sscbench.envs.footprint`) are replaced in
+the episode's dicts by deep copies. New keys land only in the episode's dicts.
+
+The state hash is computed per entity, so hashing a finished episode re-serialises only
+the entities it owned; untouched collections reuse the base digests.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from sscbench.envs.domain import Domain, load_domain
+
+EntityKey = tuple[str, str]
+"""(collection, key), e.g. ``("reservations", "XEHM4B")``."""
+
+
+def canonical_json(value: Any) -> str:
+    """Canonical JSON: sorted keys, τ²'s ``default=str`` for dates, no extra spaces."""
+    return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
+
+
+def entity_digest(entity: Any) -> str:
+    """SHA-256 of one entity's canonical JSON."""
+    return hashlib.sha256(canonical_json(entity.model_dump()).encode()).hexdigest()
+
+
+def _collection_digest(name: str, digests: dict[str, str]) -> str:
+    h = hashlib.sha256(name.encode())
+    for key in sorted(digests):
+        h.update(f"\x00{key}\x00{digests[key]}".encode())
+    return h.hexdigest()
+
+
+def _combine(collection_digests: dict[str, str]) -> str:
+    h = hashlib.sha256(b"sscbench-state-v1")
+    for name in sorted(collection_digests):
+        h.update(f"\x00{name}\x00{collection_digests[name]}".encode())
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class _BaseDigests:
+    entities: dict[str, dict[str, str]]
+    collections: dict[str, str]
+
+
+@cache
+def _base_digests(domain_name: str) -> _BaseDigests:
+    domain = load_domain(domain_name)
+    entities = {
+        name: {key: entity_digest(ent) for key, ent in getattr(domain.base_db, name).items()}
+        for name in domain.collections
+    }
+    return _BaseDigests(
+        entities=entities,
+        collections={name: _collection_digest(name, d) for name, d in entities.items()},
+    )
+
+
+def state_hash_of(db: Any, collections: tuple[str, ...]) -> str:
+    """Hash a whole database from scratch (the reference the incremental hash must match)."""
+    digests = {
+        name: _collection_digest(
+            name, {key: entity_digest(ent) for key, ent in getattr(db, name).items()}
+        )
+        for name in collections
+    }
+    return _combine(digests)
+
+
+@dataclass
+class EpisodeState:
+    """Copy-on-write database of one episode.
+
+    ``db`` is a real τ² database model, so τ² tools run on it unchanged. ``owned`` holds
+    the entity keys whose objects belong to this episode (deep-copied or created here);
+    every other entity object is shared with the base and must not be mutated.
+    """
+
+    domain: Domain
+    db: Any
+    owned: set[EntityKey] = field(default_factory=set)
+
+    @classmethod
+    def fresh(cls, domain: Domain) -> EpisodeState:
+        """A new episode state equal to the base; O(number of entities) pointer copies."""
+        base = domain.base_db
+        db = domain.db_class.model_construct(
+            **{name: dict(getattr(base, name)) for name in domain.collections}
+        )
+        return cls(domain=domain, db=db)
+
+    def collection(self, name: str) -> dict[str, Any]:
+        """The episode's top-level dict for ``name``."""
+        coll: dict[str, Any] = getattr(self.db, name)
+        return coll
+
+    def own(self, key: EntityKey) -> Any:
+        """Make the episode the owner of ``key`` (deep copy on first write) and return it."""
+        coll = self.collection(key[0])
+        if key[1] not in coll:
+            return None
+        if key not in self.owned:
+            coll[key[1]] = coll[key[1]].model_copy(deep=True)
+            self.owned.add(key)
+        return coll[key[1]]
+
+    def own_everything(self) -> None:
+        """Slow path for write tools with no declared footprint: copy every entity."""
+        for name in self.domain.collections:
+            coll = self.collection(name)
+            for key in list(coll):
+                self.own((name, key))
+
+    def checkpoint(self, keys: list[EntityKey]) -> dict[EntityKey, Any]:
+        """Objects currently held at ``keys`` (``None`` = absent), to undo a write later.
+
+        The caller must then :meth:`fork` the keys so the write mutates fresh copies and the
+        checkpointed objects stay intact.
+        """
+        return {k: self.collection(k[0]).get(k[1]) for k in keys}
+
+    def fork(self, keys: list[EntityKey]) -> None:
+        """Give ``keys`` fresh deep copies even if already owned (needed before undo)."""
+        for key in keys:
+            coll = self.collection(key[0])
+            if key[1] in coll:
+                coll[key[1]] = coll[key[1]].model_copy(deep=True)
+                self.owned.add(key)
+
+    def restore(self, saved: dict[EntityKey, Any], key_sets: dict[str, set[str]]) -> None:
+        """Undo a write: put back checkpointed objects and drop keys the write created."""
+        for (name, key), obj in saved.items():
+            coll = self.collection(name)
+            if obj is None:
+                coll.pop(key, None)
+            else:
+                coll[key] = obj
+        for name, before in key_sets.items():
+            coll = self.collection(name)
+            for key in set(coll) - before:
+                del coll[key]
+                self.owned.discard((name, key))
+
+    def key_sets(self) -> dict[str, set[str]]:
+        """Current key set of every collection (to detect keys a write creates)."""
+        return {name: set(self.collection(name)) for name in self.domain.collections}
+
+    def state_hash(self) -> str:
+        """Hash of the full state, recomputing only collections this episode changed."""
+        base = _base_digests(self.domain.name)
+        collection_digests = dict(base.collections)
+        touched = {name for name, _ in self.owned}
+        for name in self.domain.collections:
+            coll = self.collection(name)
+            if name not in touched and len(coll) == len(base.entities[name]):
+                continue
+            digests = dict(base.entities[name])
+            for key in set(digests) - set(coll):
+                del digests[key]
+            for key, ent in coll.items():
+                if (name, key) in self.owned or key not in digests:
+                    digests[key] = entity_digest(ent)
+            collection_digests[name] = _collection_digest(name, digests)
+        return _combine(collection_digests)
+
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """The full state as plain JSON-ready data (collections → key → entity)."""
+        dumped: dict[str, dict[str, Any]] = self.db.model_dump()
+        return dumped
+
+    def canonical_json(self) -> str:
+        """The full state as canonical JSON text."""
+        return canonical_json(self.snapshot())

@@ -1,0 +1,33 @@
+"""Exception hierarchy: three lanes, never mixed.
+
+Injected faults are data (never exceptions). Errors the model should see become tool
+error observations inside :mod:`sscbench.envs`. Everything here is for the *harness*:
+bad input from a user (:class:`ConfigError`), a bug or broken invariant in SSCBench
+itself (:class:`HarnessError`) and unreadable ledgers (:class:`LedgerError`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class SSCBenchError(Exception):
+    """Base class of every error SSCBench raises on purpose."""
+
+
+class ConfigError(SSCBenchError):
+    """Bad user input: unknown domain, task, agent, unwritable path, invalid file."""
+
+
+class HarnessError(SSCBenchError):
+    """A bug or broken invariant inside the harness; the run fails visibly."""
+
+
+class LedgerError(SSCBenchError):
+    """A ledger line that cannot be read; names the file and line."""
+
+    def __init__(self, path: Path | str, line: int, problem: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.problem = problem
+        super().__init__(f"{self.path}:{line}: {problem}")

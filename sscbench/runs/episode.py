@@ -1,0 +1,195 @@
+"""Run one episode: greeting, user and agent turns, tool calls through the choke point.
+
+The loop mirrors τ²'s orchestrator protocol (fixed agent greeting, then the user speaks,
+then the agent answers with text or tool calls until it addresses the user again) without
+importing it, because τ²'s orchestrator pulls in litellm (2.4 s) and cannot host offline
+agents. Each model-visible item is appended to the ledger the moment it exists.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from sscbench.agents.base import GREETING, STOP_TOKENS, Agent, EpisodeContext, User
+from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
+from sscbench.envs.grading import grade
+from sscbench.envs.tau2_runtime import tau2_version
+from sscbench.runs.events import (
+    AgentMessage,
+    AgentToolCall,
+    Header,
+    RunEnd,
+    Termination,
+    ToolObservation,
+    UserMessage,
+    VisibleEvent,
+)
+from sscbench.runs.hidden import StateCheck
+from sscbench.runs.ledger import JsonlWriter
+
+LEDGER_FILE = "ledger.jsonl"
+HIDDEN_FILE = "hidden.jsonl"
+TRUTH_FILE = "truth.jsonl"
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """Everything that identifies one run."""
+
+    domain: str
+    task_id: str
+    seed: int = 0
+    max_steps: int = 100
+    case_id: str | None = None
+    variants: dict[str, Any] = field(default_factory=dict)
+
+
+def _package_version() -> str:
+    from sscbench import __version__
+
+    return __version__
+
+
+class _Recorder:
+    def __init__(self, writer: JsonlWriter) -> None:
+        self.writer = writer
+        self.history: list[VisibleEvent] = []
+        self.turn = 0
+
+    def emit(self, event: VisibleEvent) -> None:
+        self.history.append(event)
+        self.writer.append(event)
+
+    @property
+    def step(self) -> int:
+        return len(self.history)
+
+
+class _StepLimit(Exception):
+    pass
+
+
+def run_episode(
+    spec: EpisodeSpec,
+    agent: Agent,
+    user: User,
+    run_dir: Path,
+    *,
+    run_id: str,
+    intervention: Intervention | None = None,
+) -> RunEnd:
+    """Run one episode into ``run_dir`` (ledger, hidden log, agent truth) and return its end."""
+    domain = load_domain(spec.domain)
+    task = domain.task(spec.task_id)
+    ctx = EpisodeContext(domain=spec.domain, task=task, seed=spec.seed, policy=domain.policy)
+    env = EpisodeEnvironment.open(spec.domain, task, intervention)
+    run_dir.mkdir(parents=True, exist_ok=False)
+    with JsonlWriter(run_dir / LEDGER_FILE) as ledger:
+        ledger.append(
+            Header(
+                ts=time.time(), sscbench_version=_package_version(), tau2_version=tau2_version(),
+                run_id=run_id, domain=spec.domain, task_id=spec.task_id, case_id=spec.case_id,
+                agent=agent.spec, user=user.spec, seed=spec.seed, max_steps=spec.max_steps,
+                variants=spec.variants,
+            )
+        )
+        rec = _Recorder(ledger)
+        termination: Termination
+        error: str | None = None
+        try:
+            agent.start(ctx)
+            user.start(ctx)
+            termination = _converse(rec, agent, user, env, spec.max_steps)
+        except _StepLimit:
+            termination = "max_steps"
+        except Exception:  # a harness or participant bug: recorded, never scored
+            termination = "harness_error"
+            error = traceback.format_exc()
+        graded = None
+        if termination != "harness_error":
+            texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
+            graded = grade(env, task, texts)
+        end = RunEnd(
+            ts=time.time(), termination=termination, steps=rec.step,
+            success=None if graded is None else graded.success,
+            db_match=None if graded is None else graded.db_match,
+            communicate_ok=None if graded is None else graded.communicate_ok,
+            final_state_hash=None if graded is None else graded.final_state_hash,
+            error=error,
+        )
+        _write_sidecars(run_dir, env, agent, end)
+        ledger.append(end)
+    return end
+
+
+def _converse(
+    rec: _Recorder, agent: Agent, user: User, env: EpisodeEnvironment, max_steps: int
+) -> Termination:
+    def emit(event: VisibleEvent) -> None:
+        if rec.step >= max_steps:
+            raise _StepLimit
+        rec.emit(event)
+
+    emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=GREETING))
+    rec.turn += 1
+    while True:
+        text = user.next_message(_view(rec.history))
+        emit(UserMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=text))
+        rec.turn += 1
+        if any(token in text for token in STOP_TOKENS):
+            return "user_stop"
+        while True:
+            turn = agent.next_turn(_view(rec.history))
+            if turn.text is None and not turn.tool_calls:
+                return "agent_stop"
+            if turn.text:
+                emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=turn.text))
+            for call in turn.tool_calls:
+                emit(
+                    AgentToolCall(
+                        ts=time.time(), step=rec.step, turn=rec.turn, call_id=call.id,
+                        name=call.name, arguments=call.arguments,
+                    )
+                )
+            rec.turn += 1
+            if not turn.tool_calls:
+                break
+            for call in turn.tool_calls:
+                if rec.step >= max_steps:
+                    raise _StepLimit
+                obs = env.execute(call, step=rec.step)
+                emit(
+                    ToolObservation(
+                        ts=time.time(), step=rec.step, turn=rec.turn, call_id=obs.call_id,
+                        content=obs.content, error=obs.error,
+                    )
+                )
+                rec.turn += 1
+
+
+def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:
+    return tuple(history)
+
+
+def _write_sidecars(run_dir: Path, env: EpisodeEnvironment, agent: Agent, end: RunEnd) -> None:
+    with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
+        for record in env.intervention_log:
+            hidden.append(record)
+        hidden.append(
+            StateCheck(
+                final_state_hash=end.final_state_hash, calls_executed=env.calls_executed,
+                owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
+            )
+        )
+    truth: list[BaseModel] = list(getattr(agent, "truth", []))
+    if truth:
+        with JsonlWriter(run_dir / TRUTH_FILE) as out:
+            for item in truth:
+                out.append(item)

@@ -1,0 +1,110 @@
+"""Ledger records: the header and the model-visible events of one run.
+
+Every event carries ``step``, its index in the model-visible history (the order in which
+the model receives items, starting at 0), and ``turn``, the index of the message it belongs
+to. Wall-clock time lives only in ``ts`` so that two runs with the same seed and inputs
+produce identical lines once ``ts`` is dropped. Records are frozen and reject unknown
+fields; ``schema_version`` in the header selects how older ledgers are read.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+SCHEMA_VERSION = 1
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    ts: float | None = Field(default=None, description="wall-clock seconds; excluded from comparisons")
+
+
+class ParticipantSpec(BaseModel):
+    """An agent or user configuration as recorded: registry name plus its parameters."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    params: dict[str, Any] = {}
+
+
+class Header(_Record):
+    """Line 1 of every ledger."""
+
+    kind: Literal["header"] = "header"
+    schema_version: int = SCHEMA_VERSION
+    sscbench_version: str
+    tau2_version: str
+    run_id: str
+    domain: str
+    task_id: str
+    case_id: str | None = None
+    agent: ParticipantSpec
+    user: ParticipantSpec
+    seed: int
+    max_steps: int
+    variants: dict[str, Any] = {}
+
+
+class _Visible(_Record):
+    step: int = Field(ge=0)
+    turn: int = Field(ge=0)
+
+
+class UserMessage(_Visible):
+    """A message from the user (simulated or scripted) to the agent."""
+
+    kind: Literal["user_message"] = "user_message"
+    content: str
+
+
+class AgentMessage(_Visible):
+    """Text the agent sent to the user."""
+
+    kind: Literal["agent_message"] = "agent_message"
+    content: str
+
+
+class AgentToolCall(_Visible):
+    """One tool call the agent issued (several may share a turn)."""
+
+    kind: Literal["tool_call"] = "tool_call"
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class ToolObservation(_Visible):
+    """The observation delivered for ``call_id``, exactly as the model received it."""
+
+    kind: Literal["tool_observation"] = "tool_observation"
+    call_id: str
+    content: str
+    error: bool
+
+
+Termination = Literal["user_stop", "agent_stop", "max_steps", "harness_error"]
+
+
+class RunEnd(_Record):
+    """Last line of a finished run: why it ended and how it was graded on live state."""
+
+    kind: Literal["run_end"] = "run_end"
+    termination: Termination
+    steps: int
+    success: bool | None
+    db_match: bool | None
+    communicate_ok: bool | None
+    final_state_hash: str | None
+    error: str | None = None
+
+
+VisibleEvent = UserMessage | AgentMessage | AgentToolCall | ToolObservation
+LedgerRecord = Annotated[
+    Header | UserMessage | AgentMessage | AgentToolCall | ToolObservation | RunEnd,
+    Field(discriminator="kind"),
+]
+RECORD_ADAPTER: TypeAdapter[LedgerRecord] = TypeAdapter(LedgerRecord)

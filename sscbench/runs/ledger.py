@@ -1,0 +1,146 @@
+"""Append-only JSONL ledgers: a crash-safe writer and a validating reader.
+
+The writer appends one record per line and flushes after each, so a crash loses at most
+the line being written. The reader validates every line, names the file and line of a
+corrupt entry, and drops a truncated *last* line (a crash mid-write) with a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from pydantic import BaseModel, ValidationError
+
+from sscbench.errors import LedgerError
+from sscbench.runs.events import (
+    RECORD_ADAPTER,
+    SCHEMA_VERSION,
+    Header,
+    LedgerRecord,
+    RunEnd,
+    VisibleEvent,
+)
+
+
+class TruncatedLineWarning(UserWarning):
+    """A ledger's last line was cut off (the writer crashed mid-line) and was dropped."""
+
+
+def dump_line(record: BaseModel) -> str:
+    """One record as a compact JSON line with a stable key order (field order)."""
+    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+class JsonlWriter:
+    """Append records to a JSONL file, flushing (and optionally fsyncing) each line."""
+
+    def __init__(self, path: Path, *, fsync: bool = False) -> None:
+        self.path = path
+        self._fsync = fsync
+        self._fh: IO[str] = path.open("a", encoding="utf-8")
+
+    def append(self, record: BaseModel) -> None:
+        """Write one record and flush it to the OS."""
+        self._fh.write(dump_line(record) + "\n")
+        self._fh.flush()
+        if self._fsync:
+            os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        """Close the file; further appends raise."""
+        self._fh.close()
+
+    def __enter__(self) -> JsonlWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each line; a truncated last line is dropped."""
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    if complete:
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        is_last = number == len(lines)
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if is_last and not complete:
+                warnings.warn(
+                    f"{path}:{number}: dropped a truncated last line ({len(line)} bytes)",
+                    TruncatedLineWarning,
+                    stacklevel=2,
+                )
+                return
+            raise LedgerError(path, number, f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
+        if not isinstance(obj, dict):
+            raise LedgerError(path, number, f"expected a JSON object, found {type(obj).__name__}")
+        yield number, obj
+
+
+@dataclass(frozen=True)
+class Ledger:
+    """A parsed ledger: its header, model-visible events in order, and the end record."""
+
+    path: Path
+    header: Header
+    events: tuple[VisibleEvent, ...]
+    end: RunEnd | None
+
+    @property
+    def finished(self) -> bool:
+        """True when the run wrote its end record."""
+        return self.end is not None
+
+
+def read_ledger(path: Path | str) -> Ledger:
+    """Read and validate a ledger; raise :class:`LedgerError` naming the bad line."""
+    path = Path(path)
+    if not path.is_file():
+        raise LedgerError(path, 0, "no such ledger file")
+    header: Header | None = None
+    events: list[VisibleEvent] = []
+    end: RunEnd | None = None
+    for number, obj in iter_jsonl(path):
+        try:
+            record: LedgerRecord = RECORD_ADAPTER.validate_python(obj)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise LedgerError(path, number, f"invalid record ({where}: {first['msg']})") from exc
+        if number == 1:
+            if not isinstance(record, Header):
+                raise LedgerError(path, 1, f"first line must be the header, found {record.kind!r}")
+            if record.schema_version > SCHEMA_VERSION:
+                raise LedgerError(
+                    path,
+                    1,
+                    f"schema_version {record.schema_version} is newer than this SSCBench "
+                    f"reads ({SCHEMA_VERSION}); upgrade sscbench",
+                )
+            header = record
+            continue
+        if isinstance(record, Header):
+            raise LedgerError(path, number, "a second header")
+        if end is not None:
+            raise LedgerError(path, number, "an event after run_end")
+        if isinstance(record, RunEnd):
+            end = record
+            continue
+        expected = len(events)
+        if record.step != expected:
+            raise LedgerError(path, number, f"step {record.step} where {expected} was expected")
+        events.append(record)
+    if header is None:
+        raise LedgerError(path, 1, "empty ledger (no header)")
+    return Ledger(path=path, header=header, events=tuple(events), end=end)

@@ -1,0 +1,131 @@
+"""Run a batch of clean episodes (tasks × seeds) for one agent and user into a directory.
+
+Inputs are validated before anything is written. A finished run (its ledger ends with
+``run_end``) is skipped on a re-run; an unfinished one (a crash) is kept aside under a
+``.incomplete-N`` name and run again, so no ledger is ever rewritten or lost.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sscbench.agents.registry import AGENTS, make_agent
+from sscbench.envs import load_domain
+from sscbench.envs.task_spec import parse_task_spec
+from sscbench.errors import ConfigError, LedgerError
+from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
+from sscbench.runs.events import RunEnd
+from sscbench.runs.ledger import read_ledger
+from sscbench.users import USERS, make_user
+
+
+@dataclass(frozen=True)
+class BatchPlan:
+    """A validated batch: every (task, seed) episode to run and where."""
+
+    domain: str
+    task_ids: tuple[str, ...]
+    seeds: tuple[int, ...]
+    agent: str
+    agent_params: dict[str, Any]
+    user: str
+    out: Path
+    max_steps: int
+
+    def episodes(self) -> Iterator[tuple[str, EpisodeSpec]]:
+        """``(run_id, spec)`` for each scheduled episode, in a fixed order."""
+        for task_id in self.task_ids:
+            for seed in self.seeds:
+                spec = EpisodeSpec(domain=self.domain, task_id=task_id, seed=seed, max_steps=self.max_steps)
+                yield run_id_for(self.domain, task_id, self.agent, seed), spec
+
+
+@dataclass(frozen=True)
+class EpisodeOutcome:
+    """What happened to one scheduled episode."""
+
+    run_id: str
+    end: RunEnd
+    skipped: bool
+
+
+def run_id_for(domain: str, task_id: str, agent: str, seed: int) -> str:
+    """A readable, filesystem-safe run id, e.g. ``airline-7-scripted.careful-s0``."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]", ".", agent)
+    return f"{domain}-{task_id}-{safe}-s{seed}"
+
+
+def plan_batch(
+    *, domain: str, tasks: str, agent: str, user: str, out: Path, seeds: tuple[int, ...] = (0,),
+    max_steps: int = 100, agent_params: dict[str, Any] | None = None,
+) -> BatchPlan:
+    """Validate every input (nothing is written) and return the batch plan."""
+    load_domain(domain)
+    task_ids = tuple(parse_task_spec(domain, tasks))
+    import sscbench.agents.scripted  # noqa: F401  (registers the built-in agents)
+
+    if agent not in AGENTS:
+        raise ConfigError(f"unknown agent {agent!r}; known: {', '.join(AGENTS.names())}")
+    if user not in USERS:
+        raise ConfigError(f"unknown user {user!r}; known: {', '.join(USERS.names())}")
+    if max_steps < 1:
+        raise ConfigError(f"--max-steps must be at least 1, got {max_steps}")
+    _check_writable(out)
+    return BatchPlan(
+        domain=domain, task_ids=task_ids, seeds=seeds, agent=agent,
+        agent_params=dict(agent_params or {}), user=user, out=out, max_steps=max_steps,
+    )
+
+
+def _check_writable(out: Path) -> None:
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ConfigError(f"output path {out} is under {probe}, which is not a directory")
+    if not os.access(probe, os.W_OK):
+        raise ConfigError(f"output directory {probe} is not writable")
+
+
+def _finished(run_dir: Path) -> RunEnd | None:
+    ledger = run_dir / LEDGER_FILE
+    if not ledger.exists():
+        return None
+    try:
+        return read_ledger(ledger).end
+    except LedgerError:
+        return None
+
+
+def _set_aside(run_dir: Path) -> None:
+    n = 1
+    while (target := run_dir.with_name(f"{run_dir.name}.incomplete-{n}")).exists():
+        n += 1
+    run_dir.rename(target)
+
+
+def run_batch(plan: BatchPlan, on_done: Callable[[EpisodeOutcome], None] | None = None) -> list[EpisodeOutcome]:
+    """Run every episode of ``plan`` in order, skipping finished ones."""
+    plan.out.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for run_id, spec in plan.episodes():
+        run_dir = plan.out / run_id
+        end = _finished(run_dir)
+        if end is not None:
+            outcome = EpisodeOutcome(run_id=run_id, end=end, skipped=True)
+        else:
+            if run_dir.exists():
+                _set_aside(run_dir)
+            agent = make_agent(plan.agent, **plan.agent_params)
+            user = make_user(plan.user)
+            end = run_episode(spec, agent, user, run_dir, run_id=run_id)
+            outcome = EpisodeOutcome(run_id=run_id, end=end, skipped=False)
+        outcomes.append(outcome)
+        if on_done is not None:
+            on_done(outcome)
+    return outcomes

@@ -1,0 +1,77 @@
+"""The scripted offline user: opens with the task's reason for calling, answers identity
+questions from the scenario's known information, confirms proposed actions, stops when
+the agent has nothing more to do.
+
+It recognises the kind of question by keywords, so it also works (crudely) with other
+agents; realistic conversations with LLM agents use τ²'s own user simulator instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from sscbench.agents.base import EpisodeContext
+from sscbench.runs.events import AgentMessage, ParticipantSpec, UserMessage, VisibleEvent
+
+STOP = "###STOP###"
+MAX_UNANSWERED = 3
+
+_PRONOUNS = [
+    (r"\bYou are\b", "I am"),
+    (r"\byou are\b", "I am"),
+    (r"\bYou want\b", "I want"),
+    (r"\byou want\b", "I want"),
+    (r"\bYou\b", "I"),
+    (r"\byour\b", "my"),
+    (r"\bYour\b", "My"),
+    (r"\byourself\b", "myself"),
+    (r"\byou\b", "me"),
+]
+
+
+def first_person(text: str) -> str:
+    """Turn a second-person scenario sentence into the user's first-person words."""
+    for pattern, replacement in _PRONOUNS:
+        text = re.sub(pattern, replacement, text)
+    return text.strip()
+
+
+class ScriptedUser:
+    """Deterministic user driven by the τ² task's user scenario."""
+
+    def __init__(self) -> None:
+        self.spec = ParticipantSpec(name="scripted")
+        self._reason = ""
+        self._known = ""
+        self._unanswered = 0
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Read the scenario of the episode's task."""
+        instructions: Any = ctx.task.user_scenario.instructions
+        if isinstance(instructions, str):
+            self._reason, self._known = instructions, ""
+        else:
+            self._reason = instructions.reason_for_call or ""
+            self._known = instructions.known_info or ""
+        self._unanswered = 0
+
+    def next_message(self, history: Sequence[VisibleEvent]) -> str:
+        """Answer the agent's latest message."""
+        if not any(isinstance(e, UserMessage) for e in history):
+            return "Hi. " + first_person(self._reason)
+        last = next((e for e in reversed(history) if isinstance(e, AgentMessage)), None)
+        text = last.content.lower() if last is not None else ""
+        if "anything else" in text or "goodbye" in text:
+            return f"No, that's all. Thank you! {STOP}"
+        if any(k in text for k in ("identity", "user id", "zip code", "email")):
+            self._unanswered = 0
+            return first_person(self._known) or "I don't know my details, sorry."
+        if any(k in text for k in ("yes/no", "proceed", "confirm")):
+            self._unanswered = 0
+            return "Yes, please proceed."
+        self._unanswered += 1
+        if self._unanswered >= MAX_UNANSWERED:
+            return f"I think we're done here. {STOP}"
+        return "Please go on."
