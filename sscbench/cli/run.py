@@ -17,7 +17,9 @@ def _seeds(text: str) -> tuple[int, ...]:
     try:
         seeds = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seeds must be integers separated by commas, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"seeds must be integers separated by commas, got {text!r}"
+        ) from None
     return seeds
 
 
@@ -27,8 +29,13 @@ def register(sub: Any) -> None:
     p.add_argument("--domain", required=True, help="airline or retail")
     p.add_argument("--tasks", default="all", help="all | train | test | 0-9 | 1,3,5 (default: all)")
     p.add_argument("--agent", default="scripted:careful", help="agent name, e.g. scripted:careful")
-    p.add_argument("--agent-param", action="append", default=[], metavar="KEY=VALUE",
-                   help="agent parameter, e.g. p=0.3 for scripted:mixed (repeatable)")
+    p.add_argument(
+        "--agent-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="agent parameter, e.g. p=0.3 for scripted:mixed (repeatable)",
+    )
     p.add_argument("--user", default="scripted", help="user name (default: scripted)")
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
@@ -52,15 +59,25 @@ def _params(items: list[str]) -> dict[str, Any]:
 def handle(args: argparse.Namespace) -> int:
     """Validate, run the batch with a progress bar, print a summary."""
     plan = plan_batch(
-        domain=args.domain, tasks=args.tasks, agent=args.agent, user=args.user, out=args.out,
-        seeds=args.seed, max_steps=args.max_steps, agent_params=_params(args.agent_param),
+        domain=args.domain,
+        tasks=args.tasks,
+        agent=args.agent,
+        user=args.user,
+        out=args.out,
+        seeds=args.seed,
+        max_steps=args.max_steps,
+        agent_params=_params(args.agent_param),
     )
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)
     total = len(plan.task_ids) * len(plan.seeds)
     counts = {"solved": 0, "unsolved": 0, "failed": 0, "skipped": 0}
     with Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"), TimeRemainingColumn(), console=console,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeRemainingColumn(),
+        console=console,
         transient=True,
     ) as progress:
         bar = progress.add_task(f"{plan.domain} × {plan.agent}", total=total, status="")

@@ -18,7 +18,9 @@ def register(sub: Any) -> None:
     """Add the ``show`` subcommand."""
     p = sub.add_parser("show", help="pretty-print a ledger")
     p.add_argument("ledger", type=Path, help="a ledger.jsonl file or its run directory")
-    p.add_argument("--width", type=int, default=400, help="truncate observations to this many characters")
+    p.add_argument(
+        "--width", type=int, default=400, help="truncate observations to this many characters"
+    )
     p.set_defaults(handler=handle)
 
 
@@ -42,11 +44,14 @@ def handle(args: argparse.Namespace) -> int:
             console.print(f"[dim]{e.step:>4}[/dim] [green]agent[/green] {escape(e.content)}")
         elif isinstance(e, AgentToolCall):
             args_text = json.dumps(e.arguments, ensure_ascii=False)
-            console.print(f"[dim]{e.step:>4}[/dim] [yellow]call[/yellow]  {escape(e.name)}({escape(args_text)}) [dim]#{escape(e.call_id)}[/dim]")
+            call = f"{escape(e.name)}({escape(args_text)}) [dim]#{escape(e.call_id)}[/dim]"
+            console.print(f"[dim]{e.step:>4}[/dim] [yellow]call[/yellow]  {call}")
         elif isinstance(e, ToolObservation):
             text = e.content if len(e.content) <= args.width else e.content[: args.width] + "…"
             tag = "[red]error[/red]" if e.error else "[magenta]obs[/magenta]  "
-            console.print(f"[dim]{e.step:>4}[/dim] {tag} {escape(text)} [dim]#{escape(e.call_id)}[/dim]")
+            console.print(
+                f"[dim]{e.step:>4}[/dim] {tag} {escape(text)} [dim]#{escape(e.call_id)}[/dim]"
+            )
     end = ledger.end
     if end is None:
         console.print("[red]unfinished run (no run_end)[/red]")

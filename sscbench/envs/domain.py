@@ -7,9 +7,9 @@ hands every episode a copy-on-write view of it (:mod:`sscbench.envs.state`).
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from importlib import import_module
 from typing import Any
 
 from sscbench.envs.tau2_runtime import prepare_tau2
@@ -45,39 +45,32 @@ class Domain:
         )
 
 
-def _loader(name: str) -> Callable[[], Domain]:
-    def load() -> Domain:
-        prepare_tau2()
-        if name == "airline":
-            from tau2.domains.airline import environment as env_mod
-            from tau2.domains.airline.data_model import FlightDB as db_class
-            from tau2.domains.airline.tools import AirlineTools as toolkit_class
-            from tau2.domains.airline.utils import AIRLINE_DB_PATH as db_path
-        else:
-            from tau2.domains.retail import environment as env_mod  # type: ignore[no-redef]
-            from tau2.domains.retail.data_model import (  # type: ignore[assignment]
-                RetailDB as db_class,
-            )
-            from tau2.domains.retail.tools import (  # type: ignore[assignment]
-                RetailTools as toolkit_class,
-            )
-            from tau2.domains.retail.utils import (  # type: ignore[assignment]
-                RETAIL_DB_PATH as db_path,
-            )
-        env = env_mod.get_environment(db=db_class.load(db_path))
-        tasks = tuple(env_mod.get_tasks(None))
-        return Domain(
-            name=name,
-            base_db=env.tools.db,
-            db_class=db_class,
-            toolkit_class=toolkit_class,
-            policy=env.policy,
-            tasks=tasks,
-            splits=env_mod.get_tasks_split(),
-            collections=tuple(db_class.model_fields),
-        )
+# domain -> (database class, toolkit class, database path constant) in tau2.domains.<domain>
+_TAU2_NAMES: dict[str, tuple[str, str, str]] = {
+    "airline": ("FlightDB", "AirlineTools", "AIRLINE_DB_PATH"),
+    "retail": ("RetailDB", "RetailTools", "RETAIL_DB_PATH"),
+}
 
-    return load
+
+def _load(name: str) -> Domain:
+    prepare_tau2()
+    db_name, toolkit_name, path_name = _TAU2_NAMES[name]
+    package = f"tau2.domains.{name}"
+    env_mod = import_module(f"{package}.environment")
+    db_class = getattr(import_module(f"{package}.data_model"), db_name)
+    toolkit_class = getattr(import_module(f"{package}.tools"), toolkit_name)
+    db_path = getattr(import_module(f"{package}.utils"), path_name)
+    env = env_mod.get_environment(db=db_class.load(db_path))
+    return Domain(
+        name=name,
+        base_db=env.tools.db,
+        db_class=db_class,
+        toolkit_class=toolkit_class,
+        policy=env.policy,
+        tasks=tuple(env_mod.get_tasks(None)),
+        splits=env_mod.get_tasks_split(),
+        collections=tuple(db_class.model_fields),
+    )
 
 
 @cache
@@ -85,7 +78,7 @@ def load_domain(name: str) -> Domain:
     """Load (once per process) and return the named τ² domain."""
     if name not in DOMAINS:
         raise ConfigError(f"unknown domain {name!r}: choose one of {', '.join(DOMAINS)}")
-    domain = _loader(name)()
+    domain = _load(name)
     # The base database is ~10^5 long-lived objects; moving them out of the cyclic GC's
     # generations makes every later allocation-heavy step 2-3x faster (measured, see
     # benchmarks/README.md) and is safe because they live as long as the process.

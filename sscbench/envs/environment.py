@@ -53,12 +53,22 @@ def _sha(text: str) -> str:
 
 
 def _raised_by_harness(exc: BaseException) -> bool:
+    """True when SSCBench code below the tool call site is on the traceback.
+
+    A call with bad keyword arguments fails at the call site in ``_invoke`` (τ² reports
+    that as an error observation too); τ²'s own tool code raising is a tool error; but an
+    SSCBench frame deeper than the call site means SSCBench code broke inside the call.
+    """
     tb = exc.__traceback__
-    last = None
+    below_call_site = False
     while tb is not None:
-        last = tb
+        code = tb.tb_frame.f_code
+        if below_call_site and code.co_filename.startswith(_PACKAGE_DIR):
+            return True
+        if code.co_name == "_invoke" and code.co_filename == __file__:
+            below_call_site = True
         tb = tb.tb_next
-    return last is not None and last.tb_frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+    return False
 
 
 class EpisodeEnvironment:
@@ -181,9 +191,11 @@ class EpisodeEnvironment:
         # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for an
         # assistant requestor outside solo mode, minus the eager debug-log formatting.
         error = False
+        if call.name not in self._kinds:
+            return Observation(
+                call_id=call.id, content=f"Error: Tool '{call.name}' not found.", error=True
+            )
         try:
-            if call.name not in self._kinds:
-                raise ValueError(f"Tool '{call.name}' not found.")
             result = getattr(self.toolkit, call.name)(**call.arguments)
         except Exception as exc:  # τ² turns every tool exception into an error observation
             if _raised_by_harness(exc):

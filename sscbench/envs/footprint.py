@@ -77,7 +77,9 @@ FOOTPRINTS: dict[str, dict[str, Footprint]] = {
 }
 
 
-def write_footprint(domain: str, tool: str, db: Any, args: Mapping[str, Any]) -> list[EntityKey] | None:
+def write_footprint(
+    domain: str, tool: str, db: Any, args: Mapping[str, Any]
+) -> list[EntityKey] | None:
     """Entities ``tool`` may mutate, or ``None`` when the tool has no declared footprint."""
     table = FOOTPRINTS.get(domain, {})
     if tool not in table:

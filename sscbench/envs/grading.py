@@ -46,13 +46,17 @@ def replay_gold(domain: str, task_id: str) -> EpisodeEnvironment:
     env = EpisodeEnvironment.open(domain, task)
     actions = task.evaluation_criteria.actions if task.evaluation_criteria else None
     for index, action in enumerate(actions or []):
-        env.execute(ToolCall(id=f"gold-{index}", name=action.name, arguments=action.arguments), index)
+        env.execute(
+            ToolCall(id=f"gold-{index}", name=action.name, arguments=action.arguments), index
+        )
     return env
 
 
 def compute_gold_hashes(domain: str) -> dict[str, str]:
     """Gold final state hash of every task of ``domain`` (replays all gold actions)."""
-    return {task.id: replay_gold(domain, task.id).state_hash() for task in load_domain(domain).tasks}
+    return {
+        task.id: replay_gold(domain, task.id).state_hash() for task in load_domain(domain).tasks
+    }
 
 
 @cache

@@ -51,7 +51,9 @@ class Intervention(Protocol):
         """Called before a write tool runs; return SUPPRESS to undo its effect on state."""
         ...
 
-    def rewrite(self, call: ToolCall, observation: Observation, ctx: CallContext) -> Observation | None:
+    def rewrite(
+        self, call: ToolCall, observation: Observation, ctx: CallContext
+    ) -> Observation | None:
         """Called after every tool call; return a replacement observation or ``None``."""
         ...
 

@@ -27,7 +27,9 @@ def parse_task_spec(domain: str, spec: str) -> list[str]:
         if "-" in part:
             lo, _, hi = part.partition("-")
             if not (lo.isdigit() and hi.isdigit()) or int(lo) > int(hi):
-                raise ConfigError(f"bad task range {part!r} in {spec!r}: write it as LOW-HIGH, e.g. 0-9")
+                raise ConfigError(
+                    f"bad task range {part!r} in {spec!r}: write it as LOW-HIGH, e.g. 0-9"
+                )
             wanted.extend(str(i) for i in range(int(lo), int(hi) + 1))
         else:
             wanted.append(part)

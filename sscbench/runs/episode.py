@@ -84,19 +84,35 @@ def run_episode(
     *,
     run_id: str,
     intervention: Intervention | None = None,
+    env: EpisodeEnvironment | None = None,
 ) -> RunEnd:
-    """Run one episode into ``run_dir`` (ledger, hidden log, agent truth) and return its end."""
+    """Run one episode into ``run_dir`` (ledger, hidden log, agent truth) and return its end.
+
+    Pass ``env`` to keep a handle on the episode's environment after the run (it then
+    still holds the agent's final state); otherwise a fresh one is opened.
+    """
     domain = load_domain(spec.domain)
     task = domain.task(spec.task_id)
     ctx = EpisodeContext(domain=spec.domain, task=task, seed=spec.seed, policy=domain.policy)
-    env = EpisodeEnvironment.open(spec.domain, task, intervention)
+    if env is None:
+        env = EpisodeEnvironment.open(spec.domain, task, intervention)
+    elif intervention is not None:
+        raise ValueError("pass the intervention to EpisodeEnvironment.open when passing env")
     run_dir.mkdir(parents=True, exist_ok=False)
     with JsonlWriter(run_dir / LEDGER_FILE) as ledger:
         ledger.append(
             Header(
-                ts=time.time(), sscbench_version=_package_version(), tau2_version=tau2_version(),
-                run_id=run_id, domain=spec.domain, task_id=spec.task_id, case_id=spec.case_id,
-                agent=agent.spec, user=user.spec, seed=spec.seed, max_steps=spec.max_steps,
+                ts=time.time(),
+                sscbench_version=_package_version(),
+                tau2_version=tau2_version(),
+                run_id=run_id,
+                domain=spec.domain,
+                task_id=spec.task_id,
+                case_id=spec.case_id,
+                agent=agent.spec,
+                user=user.spec,
+                seed=spec.seed,
+                max_steps=spec.max_steps,
                 variants=spec.variants,
             )
         )
@@ -117,7 +133,9 @@ def run_episode(
             texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
             graded = grade(env, task, texts)
         end = RunEnd(
-            ts=time.time(), termination=termination, steps=rec.step,
+            ts=time.time(),
+            termination=termination,
+            steps=rec.step,
             success=None if graded is None else graded.success,
             db_match=None if graded is None else graded.db_match,
             communicate_ok=None if graded is None else graded.communicate_ok,
@@ -154,8 +172,12 @@ def _converse(
             for call in turn.tool_calls:
                 emit(
                     AgentToolCall(
-                        ts=time.time(), step=rec.step, turn=rec.turn, call_id=call.id,
-                        name=call.name, arguments=call.arguments,
+                        ts=time.time(),
+                        step=rec.step,
+                        turn=rec.turn,
+                        call_id=call.id,
+                        name=call.name,
+                        arguments=call.arguments,
                     )
                 )
             rec.turn += 1
@@ -167,8 +189,12 @@ def _converse(
                 obs = env.execute(call, step=rec.step)
                 emit(
                     ToolObservation(
-                        ts=time.time(), step=rec.step, turn=rec.turn, call_id=obs.call_id,
-                        content=obs.content, error=obs.error,
+                        ts=time.time(),
+                        step=rec.step,
+                        turn=rec.turn,
+                        call_id=obs.call_id,
+                        content=obs.content,
+                        error=obs.error,
                     )
                 )
                 rec.turn += 1
@@ -184,7 +210,8 @@ def _write_sidecars(run_dir: Path, env: EpisodeEnvironment, agent: Agent, end: R
             hidden.append(record)
         hidden.append(
             StateCheck(
-                final_state_hash=end.final_state_hash, calls_executed=env.calls_executed,
+                final_state_hash=end.final_state_hash,
+                calls_executed=env.calls_executed,
                 owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
             )
         )

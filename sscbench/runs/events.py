@@ -19,7 +19,9 @@ SCHEMA_VERSION = 1
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    ts: float | None = Field(default=None, description="wall-clock seconds; excluded from comparisons")
+    ts: float | None = Field(
+        default=None, description="wall-clock seconds; excluded from comparisons"
+    )
 
 
 class ParticipantSpec(BaseModel):

@@ -82,7 +82,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     stacklevel=2,
                 )
                 return
-            raise LedgerError(path, number, f"not valid JSON ({exc.msg} at column {exc.colno})") from exc
+            raise LedgerError(
+                path, number, f"not valid JSON ({exc.msg} at column {exc.colno})"
+            ) from exc
         if not isinstance(obj, dict):
             raise LedgerError(path, number, f"expected a JSON object, found {type(obj).__name__}")
         yield number, obj

@@ -41,7 +41,9 @@ class BatchPlan:
         """``(run_id, spec)`` for each scheduled episode, in a fixed order."""
         for task_id in self.task_ids:
             for seed in self.seeds:
-                spec = EpisodeSpec(domain=self.domain, task_id=task_id, seed=seed, max_steps=self.max_steps)
+                spec = EpisodeSpec(
+                    domain=self.domain, task_id=task_id, seed=seed, max_steps=self.max_steps
+                )
                 yield run_id_for(self.domain, task_id, self.agent, seed), spec
 
 
@@ -61,8 +63,15 @@ def run_id_for(domain: str, task_id: str, agent: str, seed: int) -> str:
 
 
 def plan_batch(
-    *, domain: str, tasks: str, agent: str, user: str, out: Path, seeds: tuple[int, ...] = (0,),
-    max_steps: int = 100, agent_params: dict[str, Any] | None = None,
+    *,
+    domain: str,
+    tasks: str,
+    agent: str,
+    user: str,
+    out: Path,
+    seeds: tuple[int, ...] = (0,),
+    max_steps: int = 100,
+    agent_params: dict[str, Any] | None = None,
 ) -> BatchPlan:
     """Validate every input (nothing is written) and return the batch plan."""
     load_domain(domain)
@@ -77,8 +86,14 @@ def plan_batch(
         raise ConfigError(f"--max-steps must be at least 1, got {max_steps}")
     _check_writable(out)
     return BatchPlan(
-        domain=domain, task_ids=task_ids, seeds=seeds, agent=agent,
-        agent_params=dict(agent_params or {}), user=user, out=out, max_steps=max_steps,
+        domain=domain,
+        task_ids=task_ids,
+        seeds=seeds,
+        agent=agent,
+        agent_params=dict(agent_params or {}),
+        user=user,
+        out=out,
+        max_steps=max_steps,
     )
 
 
@@ -109,7 +124,9 @@ def _set_aside(run_dir: Path) -> None:
     run_dir.rename(target)
 
 
-def run_batch(plan: BatchPlan, on_done: Callable[[EpisodeOutcome], None] | None = None) -> list[EpisodeOutcome]:
+def run_batch(
+    plan: BatchPlan, on_done: Callable[[EpisodeOutcome], None] | None = None
+) -> list[EpisodeOutcome]:
     """Run every episode of ``plan`` in order, skipping finished ones."""
     plan.out.mkdir(parents=True, exist_ok=True)
     outcomes = []

@@ -144,16 +144,23 @@ class ScriptedAgent:
                 (etype, eid), path = key
                 self.truth.append(
                     FactConflict(
-                        step=step, entity_type=etype, entity_id=eid, path=path,
-                        chosen=chosen.value, chosen_step=chosen.step,
-                        rejected=rejected.value, rejected_step=rejected.step,
+                        step=step,
+                        entity_type=etype,
+                        entity_id=eid,
+                        path=path,
+                        chosen=chosen.value,
+                        chosen_step=chosen.step,
+                        rejected=rejected.value,
+                        rejected_step=rejected.step,
                     )
                 )
             return AgentTurn(text=item.text)
         self._record(item.uses, step, "argument")
         call_id = f"call_{self._call_counter}"
         self._call_counter += 1
-        return AgentTurn(tool_calls=(ToolCall(id=call_id, name=item.name, arguments=item.arguments),))
+        return AgentTurn(
+            tool_calls=(ToolCall(id=call_id, name=item.name, arguments=item.arguments),)
+        )
 
     # -- knowledge ------------------------------------------------------------------------
     def _absorb(self, history: Sequence[VisibleEvent]) -> None:
@@ -200,13 +207,22 @@ class ScriptedAgent:
             (etype, eid), path = key
             self.truth.append(
                 FactUse(
-                    step=step, entity_type=etype, entity_id=eid, path=path,
-                    value=sighting.value, source_step=sighting.step,
-                    use="argument" if use == "argument" else "mention", operative=True,
+                    step=step,
+                    entity_type=etype,
+                    entity_id=eid,
+                    path=path,
+                    value=sighting.value,
+                    source_step=sighting.step,
+                    use="argument" if use == "argument" else "mention",
+                    operative=True,
                 )
             )
 
-    def _fill(self, action: PlannedAction) -> tuple[dict[str, Any], list[tuple[FactKey, Sighting]], list[tuple[FactKey, Sighting, Sighting]]]:
+    def _fill(
+        self, action: PlannedAction
+    ) -> tuple[
+        dict[str, Any], list[tuple[FactKey, Sighting]], list[tuple[FactKey, Sighting, Sighting]]
+    ]:
         arguments = copy.deepcopy(action.arguments)
         uses: list[tuple[FactKey, Sighting]] = []
         conflicts: list[tuple[FactKey, Sighting, Sighting]] = []

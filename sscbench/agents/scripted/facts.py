@@ -80,7 +80,9 @@ class KnowledgeBase:
     sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
     entity_steps: dict[Entity, list[int]] = field(default_factory=dict)
 
-    def observe(self, tool: str, arguments: dict[str, Any], content: str, step: int) -> list[Entity]:
+    def observe(
+        self, tool: str, arguments: dict[str, Any], content: str, step: int
+    ) -> list[Entity]:
         """Record the facts of one delivered observation; return the entities it showed."""
         data = parse_content(content)
         entity = entity_of(data)

@@ -165,7 +165,11 @@ def compile_plan(domain_name: str, task_id: str) -> Plan:
                 subjects=subjects,
             )
         )
-        obs = env.execute(ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments), index)
+        obs = env.execute(
+            ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments), index
+        )
         kb.observe(action.name, arguments, obs.content, index)
     communicate = tuple(criteria.communicate_info or ()) if criteria is not None else ()
-    return Plan(domain=domain_name, task_id=task_id, actions=tuple(actions), communicate=communicate)
+    return Plan(
+        domain=domain_name, task_id=task_id, actions=tuple(actions), communicate=communicate
+    )
