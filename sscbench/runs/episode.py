@@ -167,8 +167,9 @@ def _converse(
             turn = agent.next_turn(_view(rec.history))
             if turn.text is None and not turn.tool_calls:
                 return "agent_stop"
-            if turn.text:
-                emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=turn.text))
+            if turn.text or not turn.tool_calls:  # an empty reply is still a reply
+                text = turn.text or ""
+                emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=text))
             for call in turn.tool_calls:
                 emit(
                     AgentToolCall(

@@ -37,7 +37,7 @@ class Header(_Record):
     """Line 1 of every ledger."""
 
     kind: Literal["header"] = "header"
-    schema_version: int = SCHEMA_VERSION
+    schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
     sscbench_version: str
     tau2_version: str
     run_id: str

@@ -64,27 +64,36 @@ class JsonlWriter:
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each line; a truncated last line is dropped."""
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    complete = text.endswith("\n")
+    """Yield ``(line_number, object)`` for each line; a truncated last line is dropped.
+
+    Lines are split as bytes and decoded one by one, so a crash that cut a multi-byte
+    character is a truncated line like any other, and a bad byte elsewhere is reported
+    with its line number.
+    """
+    data = path.read_bytes()
+    if not data:
+        return
+    lines = data.split(b"\n")
+    complete = data.endswith(b"\n")
     if complete:
         lines.pop()
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
         is_last = number == len(lines)
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             if is_last and not complete:
                 warnings.warn(
-                    f"{path}:{number}: dropped a truncated last line ({len(line)} bytes)",
+                    f"{path}:{number}: dropped a truncated last line ({len(raw)} bytes)",
                     TruncatedLineWarning,
                     stacklevel=2,
                 )
                 return
-            raise LedgerError(
-                path, number, f"not valid JSON ({exc.msg} at column {exc.colno})"
-            ) from exc
+            if isinstance(exc, UnicodeDecodeError):
+                problem = f"not valid UTF-8 (byte {exc.start})"
+            else:
+                problem = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            raise LedgerError(path, number, problem) from exc
         if not isinstance(obj, dict):
             raise LedgerError(path, number, f"expected a JSON object, found {type(obj).__name__}")
         yield number, obj
@@ -105,6 +114,18 @@ class Ledger:
         return self.end is not None
 
 
+def _check_schema_version(path: Path, obj: dict[str, Any]) -> None:
+    # Checked on the raw object: a newer header may have fields this version rejects.
+    version = obj.get("schema_version")
+    if isinstance(version, int) and version > SCHEMA_VERSION:
+        raise LedgerError(
+            path,
+            1,
+            f"schema_version {version} is newer than this SSCBench reads ({SCHEMA_VERSION}); "
+            "upgrade sscbench",
+        )
+
+
 def read_ledger(path: Path | str) -> Ledger:
     """Read and validate a ledger; raise :class:`LedgerError` naming the bad line."""
     path = Path(path)
@@ -114,22 +135,17 @@ def read_ledger(path: Path | str) -> Ledger:
     events: list[VisibleEvent] = []
     end: RunEnd | None = None
     for number, obj in iter_jsonl(path):
+        if number == 1:
+            _check_schema_version(path, obj)
         try:
             record: LedgerRecord = RECORD_ADAPTER.validate_python(obj)
         except ValidationError as exc:
             first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
+            where = ".".join(str(p) for p in first["loc"]) or "kind"
             raise LedgerError(path, number, f"invalid record ({where}: {first['msg']})") from exc
         if number == 1:
             if not isinstance(record, Header):
                 raise LedgerError(path, 1, f"first line must be the header, found {record.kind!r}")
-            if record.schema_version > SCHEMA_VERSION:
-                raise LedgerError(
-                    path,
-                    1,
-                    f"schema_version {record.schema_version} is newer than this SSCBench "
-                    f"reads ({SCHEMA_VERSION}); upgrade sscbench",
-                )
             header = record
             continue
         if isinstance(record, Header):

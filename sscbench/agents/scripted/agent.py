@@ -243,7 +243,10 @@ class ScriptedAgent:
         last_call: tuple[str, str] | None = None
         written: list[Entity] = []
         for action in plan.actions:
-            entities = sorted({b.fact[0] for b in action.bindings if b.fact[0][0] != "result"})
+            entities = sorted(
+                {b.fact[0] for b in action.bindings if b.fact[0][0] != "result"}
+                | set(action.subjects)
+            )
             if action.kind == "write" and self._chance(self.habits.pre_use_lookup):
                 for entity in entities:
                     name, args = read_call_for(entity)
