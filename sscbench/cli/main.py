@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from sscbench import __version__
+from sscbench.cli import operators as operators_cmd
 from sscbench.cli import run as run_cmd
 from sscbench.cli import show as show_cmd
 from sscbench.errors import ConfigError, LedgerError
@@ -22,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sscbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (run_cmd, show_cmd):
+    for module in (run_cmd, show_cmd, operators_cmd):
         module.register(sub)
     return parser
 

@@ -10,6 +10,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.errors import ConfigError
+from sscbench.fault_contracts.io import load_contract
+from sscbench.fault_contracts.variants import VARIANTS, apply_variant
 from sscbench.runs.runner import EpisodeOutcome, plan_batch, run_batch
 
 
@@ -25,8 +27,10 @@ def _seeds(text: str) -> tuple[int, ...]:
 
 def register(sub: Any) -> None:
     """Add the ``run`` subcommand."""
-    p = sub.add_parser("run", help="run clean tasks and write one ledger per run")
-    p.add_argument("--domain", required=True, help="airline or retail")
+    p = sub.add_parser(
+        "run", help="run tasks (clean, or a fault case) and write one ledger per run"
+    )
+    p.add_argument("--domain", help="airline or retail (not needed with --contract)")
     p.add_argument("--tasks", default="all", help="all | train | test | 0-9 | 1,3,5 (default: all)")
     p.add_argument("--agent", default="scripted:careful", help="agent name, e.g. scripted:careful")
     p.add_argument(
@@ -40,6 +44,16 @@ def register(sub: Any) -> None:
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
+    p.add_argument(
+        "--contract", type=Path, help="a fault contract file: run its case with the fault injected"
+    )
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        choices=VARIANTS,
+        help="interface variant of the case (repeatable)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -58,8 +72,17 @@ def _params(items: list[str]) -> dict[str, Any]:
 
 def handle(args: argparse.Namespace) -> int:
     """Validate, run the batch with a progress bar, print a summary."""
+    contract = None
+    if args.contract is not None:
+        contract = load_contract(args.contract)
+        for variant in args.variant:
+            contract = apply_variant(contract, variant)
+    elif args.variant:
+        raise ConfigError("--variant needs --contract")
+    elif args.domain is None:
+        raise ConfigError("give --domain (airline or retail), or --contract FILE")
     plan = plan_batch(
-        domain=args.domain,
+        domain=args.domain or "",
         tasks=args.tasks,
         agent=args.agent,
         user=args.user,
@@ -67,7 +90,9 @@ def handle(args: argparse.Namespace) -> int:
         seeds=args.seed,
         max_steps=args.max_steps,
         agent_params=_params(args.agent_param),
+        contract=contract,
     )
+
     console = Console(stderr=True, soft_wrap=True)
     total = len(plan.task_ids) * len(plan.seeds)
     counts = {"solved": 0, "unsolved": 0, "failed": 0, "skipped": 0}
@@ -80,7 +105,8 @@ def handle(args: argparse.Namespace) -> int:
         console=console,
         transient=True,
     ) as progress:
-        bar = progress.add_task(f"{plan.domain} × {plan.agent}", total=total, status="")
+        label = plan.contract.contract_id if plan.contract else plan.domain
+        bar = progress.add_task(f"{label} × {plan.agent}", total=total, status="")
 
         def done(outcome: EpisodeOutcome) -> None:
             if outcome.skipped:

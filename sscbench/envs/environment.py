@@ -157,7 +157,7 @@ class EpisodeEnvironment:
                     delivered_sha256=digest,
                     state_hash_before=before,
                     state_hash_after=after,
-                    detail={"tool_error": observation.error},
+                    detail={"tool_error": observation.error, **self._annotate(call)},
                 )
             )
         if self.intervention is not None:
@@ -177,10 +177,16 @@ class EpisodeEnvironment:
                         tool=call.name,
                         original_sha256=_sha(observation.content),
                         delivered_sha256=_sha(replacement.content),
+                        detail=self._annotate(call),
                     )
                 )
                 observation = replacement
         return observation
+
+    def _annotate(self, call: ToolCall) -> dict[str, Any]:
+        annotate = getattr(self.intervention, "annotate", None)
+        detail: dict[str, Any] = annotate(call) if callable(annotate) else {}
+        return detail
 
     def _all_keys(self) -> list[tuple[str, str]]:
         return [

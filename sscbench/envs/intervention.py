@@ -58,6 +58,10 @@ class Intervention(Protocol):
         ...
 
 
+# An intervention may also define ``annotate(call) -> dict`` to add detail (its contract
+# id, which rewrite applied) to the hidden log entry the choke point writes for ``call``.
+
+
 class InterventionRecord(BaseModel):
     """One entry of the hidden intervention log (never shown to the model)."""
 

@@ -49,6 +49,7 @@ class EpisodeSpec:
     max_steps: int = 100
     case_id: str | None = None
     variants: dict[str, Any] = field(default_factory=dict)
+    fault: dict[str, Any] | None = None
 
 
 def _package_version() -> str:
@@ -114,6 +115,7 @@ def run_episode(
                 seed=spec.seed,
                 max_steps=spec.max_steps,
                 variants=spec.variants,
+                fault=spec.fault,
             )
         )
         rec = _Recorder(ledger)
@@ -209,6 +211,9 @@ def _write_sidecars(run_dir: Path, env: EpisodeEnvironment, agent: Agent, end: R
     with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
         for record in env.intervention_log:
             hidden.append(record)
+        extra = getattr(env.intervention, "hidden_records", None)
+        for item in extra() if callable(extra) else []:
+            hidden.append(item)
         hidden.append(
             StateCheck(
                 final_state_hash=end.final_state_hash,

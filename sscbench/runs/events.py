@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: the header gained ``fault`` (the run's fault contract). Version-1 ledgers still load."""
 
 
 class _Record(BaseModel):
@@ -49,6 +50,9 @@ class Header(_Record):
     seed: int
     max_steps: int
     variants: dict[str, Any] = {}
+    fault: dict[str, Any] | None = Field(
+        default=None, description="the fault contract injected in this run (None: clean run)"
+    )
 
 
 class _Visible(_Record):

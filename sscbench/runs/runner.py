@@ -18,6 +18,8 @@ from sscbench.agents.registry import AGENTS, make_agent
 from sscbench.envs import load_domain
 from sscbench.envs.task_spec import parse_task_spec
 from sscbench.errors import ConfigError, LedgerError
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
 from sscbench.runs.events import RunEnd
 from sscbench.runs.ledger import read_ledger
@@ -36,15 +38,23 @@ class BatchPlan:
     user: str
     out: Path
     max_steps: int
+    contract: FaultContract | None = None
 
     def episodes(self) -> Iterator[tuple[str, EpisodeSpec]]:
         """``(run_id, spec)`` for each scheduled episode, in a fixed order."""
+        c = self.contract
         for task_id in self.task_ids:
             for seed in self.seeds:
                 spec = EpisodeSpec(
-                    domain=self.domain, task_id=task_id, seed=seed, max_steps=self.max_steps
+                    domain=self.domain,
+                    task_id=task_id,
+                    seed=seed,
+                    max_steps=self.max_steps,
+                    case_id=None if c is None else c.contract_id,
+                    variants={} if c is None else dict(c.variant),
+                    fault=None if c is None else c.model_dump(mode="json"),
                 )
-                yield run_id_for(self.domain, task_id, self.agent, seed), spec
+                yield run_id_for(self.domain, task_id, self.agent, seed, spec.case_id), spec
 
 
 @dataclass(frozen=True)
@@ -56,10 +66,15 @@ class EpisodeOutcome:
     skipped: bool
 
 
-def run_id_for(domain: str, task_id: str, agent: str, seed: int) -> str:
-    """A readable, filesystem-safe run id, e.g. ``airline-7-scripted.careful-s0``."""
-    safe = re.sub(r"[^A-Za-z0-9_.-]", ".", agent)
-    return f"{domain}-{task_id}-{safe}-s{seed}"
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]", ".", text)
+
+
+def run_id_for(domain: str, task_id: str, agent: str, seed: int, case_id: str | None = None) -> str:
+    """A readable, filesystem-safe run id: ``airline-7-scripted.careful-s0`` for a clean
+    run, ``return_date.airline.7.XEHM4B-scripted.hasty-s0`` for a case."""
+    head = f"{domain}-{task_id}" if case_id is None else _safe(case_id)
+    return f"{head}-{_safe(agent)}-s{seed}"
 
 
 def plan_batch(
@@ -72,8 +87,15 @@ def plan_batch(
     seeds: tuple[int, ...] = (0,),
     max_steps: int = 100,
     agent_params: dict[str, Any] | None = None,
+    contract: FaultContract | None = None,
 ) -> BatchPlan:
-    """Validate every input (nothing is written) and return the batch plan."""
+    """Validate every input (nothing is written) and return the batch plan.
+
+    With a ``contract`` the batch runs that case: its domain and task replace ``domain``
+    and ``tasks``, and every episode injects its fault.
+    """
+    if contract is not None:
+        domain, tasks = contract.domain, contract.task_id
     load_domain(domain)
     task_ids = tuple(parse_task_spec(domain, tasks))
     import sscbench.agents.scripted  # noqa: F401  (registers the built-in agents)
@@ -94,6 +116,7 @@ def plan_batch(
         user=user,
         out=out,
         max_steps=max_steps,
+        contract=contract,
     )
 
 
@@ -140,7 +163,8 @@ def run_batch(
                 _set_aside(run_dir)
             agent = make_agent(plan.agent, **plan.agent_params)
             user = make_user(plan.user)
-            end = run_episode(spec, agent, user, run_dir, run_id=run_id)
+            intervention = None if plan.contract is None else ContractIntervention(plan.contract)
+            end = run_episode(spec, agent, user, run_dir, run_id=run_id, intervention=intervention)
             outcome = EpisodeOutcome(run_id=run_id, end=end, skipped=False)
         outcomes.append(outcome)
         if on_done is not None:

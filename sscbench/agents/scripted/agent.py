@@ -33,10 +33,11 @@ from sscbench.agents.scripted.facts import (
     Sighting,
     read_call_for,
 )
-from sscbench.agents.scripted.plan import Plan, PlannedAction, compile_plan, get_path, set_path
+from sscbench.agents.scripted.plan import Plan, PlannedAction, compile_plan
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
+from sscbench.json_paths import get_path, set_path
 from sscbench.runs.events import (
     AgentMessage,
     AgentToolCall,

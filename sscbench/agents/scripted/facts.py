@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from sscbench.json_paths import flatten
+
 Entity = tuple[str, str]
 FactKey = tuple[Entity, str]
 
@@ -41,18 +43,6 @@ def read_call_for(entity: Entity) -> tuple[str, dict[str, str]]:
     """The authoritative read call (tool name, arguments) for an entity."""
     id_field, _, tool = ENTITY_TYPES[entity[0]]
     return tool, {id_field: entity[1]}
-
-
-def flatten(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Yield ``(dotted path, leaf value)`` for every scalar leaf of a JSON value."""
-    if isinstance(obj, dict):
-        for key, value in obj.items():
-            yield from flatten(value, f"{prefix}.{key}" if prefix else str(key))
-    elif isinstance(obj, list):
-        for index, value in enumerate(obj):
-            yield from flatten(value, f"{prefix}.{index}" if prefix else str(index))
-    else:
-        yield prefix, obj
 
 
 def parse_content(content: str) -> Any:

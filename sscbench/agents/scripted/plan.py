@@ -15,14 +15,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sscbench.agents.scripted.facts import (
-    ENTITY_TYPES,
-    Entity,
-    FactKey,
-    KnowledgeBase,
-    flatten,
-)
+from sscbench.agents.scripted.facts import ENTITY_TYPES, Entity, FactKey, KnowledgeBase
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
+from sscbench.json_paths import flatten, tokens
 
 _ID_ARGUMENTS = {id_field: etype for etype, (id_field, _, _) in ENTITY_TYPES.items()}
 
@@ -57,14 +52,10 @@ class Plan:
     communicate: tuple[str, ...]
 
 
-def _tokens(path: str) -> list[str]:
-    return path.split(".")
-
-
 def _field(path: str) -> str:
     """Last non-index token, singular (``item_ids.0`` and ``items.0.item_id`` both give
     ``item_id``)."""
-    for token in reversed(_tokens(path)):
+    for token in reversed(tokens(path)):
         if not token.isdigit():
             return token[:-1] if token.endswith("s") else token
     return ""
@@ -72,7 +63,7 @@ def _field(path: str) -> str:
 
 def _suffix(a: str, b: str) -> int:
     n = 0
-    for x, y in zip(reversed(_tokens(a)), reversed(_tokens(b)), strict=False):
+    for x, y in zip(reversed(tokens(a)), reversed(tokens(b)), strict=False):
         if x != y:
             break
         n += 1
@@ -113,25 +104,6 @@ def bind_argument(
         if best is None or score > best[0]:
             best = (score, key)
     return None if best is None else best[1]
-
-
-def get_path(obj: Any, path: str) -> Any:
-    """Value at a dotted path of nested dicts and lists."""
-    for token in _tokens(path):
-        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
-    return obj
-
-
-def set_path(obj: Any, path: str, value: Any) -> None:
-    """Set the value at a dotted path of nested dicts and lists (in place)."""
-    tokens = _tokens(path)
-    for token in tokens[:-1]:
-        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
-    last = tokens[-1]
-    if isinstance(obj, list):
-        obj[int(last)] = value
-    else:
-        obj[last] = value
 
 
 @cache

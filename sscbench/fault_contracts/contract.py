@@ -1,0 +1,115 @@
+"""The fault contract: one typed, serialisable record per candidate case.
+
+A contract says what is false (target entity, attribute paths, authoritative value ``v``,
+injected value ``v′``), where and how the fault enters (a declarative intervention spec the
+runtime executes at the choke point), how long it persists, which refutation relation
+decides arrival, and which agent-visible semantics ground that relation (quoted, with
+their source). Everything needed to rebuild a faulted run is in the contract, so a ledger
+header that embeds it is enough to re-run the case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CONTRACT_SCHEMA_VERSION = 1
+
+Acquisition = Literal["co_delivered", "cross_record", "post_write_read_back"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Target(_Frozen):
+    """The affected fact: entity, attribute path(s) and the state scope of the claim."""
+
+    entity_type: str
+    entity_id: str
+    paths: tuple[str, ...] = Field(min_length=1)
+    scope: str = Field(description="which state the false assertion is about, in words")
+    logical_request: dict[str, Any] | None = Field(
+        default=None, description="write faults: the request whose effect is misreported"
+    )
+
+
+class Edit(_Frozen):
+    """Set the value at a dotted JSON path of a delivered observation."""
+
+    path: str
+    value: Any
+
+
+class ObservationRewrite(_Frozen):
+    """Rewrite delivered observations of ``tool`` whose arguments match ``match``.
+
+    ``expect`` maps each edited path to the value it must hold before the edit; an
+    observation that does not show those values (the state moved on) is left untouched,
+    so the fault never asserts something about a different state.
+    """
+
+    kind: Literal["observation_rewrite"] = "observation_rewrite"
+    tool: str
+    match: dict[str, Any]
+    edits: tuple[Edit, ...] = Field(min_length=1)
+    expect: dict[str, Any]
+    role: Literal["fault", "alignment"] = "fault"
+
+
+class WriteSuppression(_Frozen):
+    """Suppress writes matching the logical request (tool plus matched arguments)."""
+
+    kind: Literal["write_suppression"] = "write_suppression"
+    tool: str
+    match: dict[str, Any]
+    affected_fields: tuple[str, ...]
+
+
+InterventionSpec = Annotated[ObservationRewrite | WriteSuppression, Field(discriminator="kind")]
+
+
+class Quote(_Frozen):
+    """A piece of agent-visible text that grounds authority or sufficiency."""
+
+    claim: str
+    text: str
+    source: str = Field(description="where the agent sees it, e.g. 'airline policy' or a tool doc")
+
+
+class Refutation(_Frozen):
+    """Which registered relation decides refutation, with its parameters."""
+
+    relation: str
+    acquisition: Acquisition
+    params: dict[str, Any] = {}
+
+
+class FaultContract(_Frozen):
+    """One candidate case's fault, fully specified."""
+
+    schema_version: int = Field(default=CONTRACT_SCHEMA_VERSION, ge=1)
+    contract_id: str
+    operator: str
+    operator_version: str
+    params: dict[str, Any] = {}
+    domain: str
+    task_id: str
+    cluster: str = Field(description="entity cluster for sampling and intervals")
+    target: Target
+    authoritative_value: Any
+    injected_value: Any
+    control: bool = Field(default=False, description="target-value control: v′ = v by design")
+    persistence: Literal["every_delivery", "first_delivery", "first_attempt", "all_attempts"]
+    interventions: tuple[InterventionSpec, ...] = Field(min_length=1)
+    refutation: Refutation
+    semantics: tuple[Quote, ...] = ()
+    variant: dict[str, Any] = {}
+
+    def content_hash(self) -> str:
+        """SHA-256 of the canonical JSON of the contract (what a case file pins)."""
+        payload = json.dumps(self.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(payload.encode()).hexdigest()

@@ -1,0 +1,90 @@
+"""A read-only view of a model-visible history for refutation relations and reconstruction.
+
+Relations must decide from what the model saw: the ledger's events, in delivery order.
+This view pairs each tool observation with its call and parses JSON content once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """One delivered tool observation with the call it answers and its parsed content."""
+
+    step: int
+    call: AgentToolCall
+    observation: ToolObservation
+    data: Any
+    parsed: bool
+
+
+class History:
+    """Model-visible events of one run (a ledger's events, or a witness continuation)."""
+
+    def __init__(self, events: Sequence[VisibleEvent]) -> None:
+        self.events = tuple(events)
+
+    @cached_property
+    def delivered(self) -> tuple[Delivered, ...]:
+        """Every tool observation with its call, in step order."""
+        calls: dict[str, AgentToolCall] = {}
+        out: list[Delivered] = []
+        for event in self.events:
+            if isinstance(event, AgentToolCall):
+                calls[event.call_id] = event
+            elif isinstance(event, ToolObservation):
+                call = calls.get(event.call_id)
+                if call is None:
+                    continue
+                try:
+                    data, parsed = json.loads(event.content), True
+                except json.JSONDecodeError:
+                    data, parsed = event.content, False
+                out.append(Delivered(event.step, call, event, data, parsed))
+        return tuple(out)
+
+    def successes(self, tool: str | None = None) -> Iterator[Delivered]:
+        """Non-error observations, optionally of one tool."""
+        for d in self.delivered:
+            if not d.observation.error and (tool is None or d.call.name == tool):
+                yield d
+
+    def tool_calls(self) -> Iterator[AgentToolCall]:
+        """Every tool call in step order."""
+        for event in self.events:
+            if isinstance(event, AgentToolCall):
+                yield event
+
+
+_ABSENT = object()
+
+
+def _matches(actual: Any, expected: Any) -> bool:
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            _matches(actual.get(k, _ABSENT), v) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(_matches(a, e) for a, e in zip(actual, expected, strict=True))
+        )
+    return bool(actual == expected)
+
+
+def arguments_match(arguments: dict[str, Any], match: dict[str, Any]) -> bool:
+    """True when ``arguments`` contain ``match``: dicts by key subset, lists element-wise.
+
+    So a flight given as ``{"flight_number": …, "date": …, "extra": …}`` still matches a
+    request stated with the two keys that identify it.
+    """
+    return _matches(arguments, match)

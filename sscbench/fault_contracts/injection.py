@@ -1,0 +1,154 @@
+"""Runtime injection: execute a contract's intervention specs at the choke point.
+
+:class:`ContractIntervention` implements :class:`sscbench.envs.Intervention` for any
+contract, so operators stay declarative. Read-value faults rewrite matching delivered
+observations (only while they still show the authoritative value the contract is about);
+write faults suppress the matching logical request, once (``first_attempt``) or for every
+repeat until a write in between changes the affected fields (``all_attempts``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.envs import CallContext, Observation, ToolCall, WriteDecision
+from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.history import arguments_match
+from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
+from sscbench.json_paths import get_path, set_path
+
+
+class FaultDelivery(BaseModel):
+    """Hidden record: an observation the contract's intervention applied to was delivered.
+
+    ``effective`` is true when the delivered observation asserts ``v′`` (a rewrite that
+    changed it, or a suppressed write that answered with a success payload); for a
+    target-value control it records that the target observation was delivered.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["fault_delivery"] = "fault_delivery"
+    contract_id: str
+    step: int
+    call_id: str
+    tool: str
+    role: Literal["fault", "alignment"]
+    action: Literal["rewrite", "suppress"]
+    effective: bool
+    control: bool
+
+
+class ContractIntervention:
+    """The runtime behaviour of one fault contract."""
+
+    def __init__(self, contract: FaultContract) -> None:
+        self.contract = contract
+        self._rewrites = [s for s in contract.interventions if isinstance(s, ObservationRewrite)]
+        self._suppressions = [s for s in contract.interventions if isinstance(s, WriteSuppression)]
+        self._deliveries: dict[int, int] = {}
+        self._suppressed_ok = 0
+        self._chain_broken = False
+        self._pending: dict[str, WriteSuppression] = {}
+        self._details: dict[str, dict[str, Any]] = {}
+        self.deliveries: list[FaultDelivery] = []
+
+    # -- writes -------------------------------------------------------------------------
+    def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
+        """Suppress the call when it is (a still-attributable repeat of) the logical request."""
+        for spec in self._suppressions:
+            if call.name == spec.tool and arguments_match(call.arguments, spec.match):
+                if self._suppressed_ok and (
+                    self.contract.persistence == "first_attempt" or self._chain_broken
+                ):
+                    return WriteDecision.PROCEED
+                self._pending[call.id] = spec
+                self._details[call.id] = {"role": "fault", "attempt": self._suppressed_ok + 1}
+                return WriteDecision.SUPPRESS
+        if self._suppressed_ok and self._touches_affected(call):
+            self._chain_broken = True
+        return WriteDecision.PROCEED
+
+    def _touches_affected(self, call: ToolCall) -> bool:
+        for spec in self._suppressions:
+            rid = spec.match.get("reservation_id")
+            if call.arguments.get("reservation_id") == rid and set(
+                WRITE_FIELDS.get(call.name, ())
+            ) & set(spec.affected_fields):
+                return True
+        return False
+
+    # -- observations -------------------------------------------------------------------
+    def rewrite(
+        self, call: ToolCall, observation: Observation, ctx: CallContext
+    ) -> Observation | None:
+        """Apply matching observation rewrites; note whether a suppressed write succeeded."""
+        if call.id in self._pending:
+            pending = self._pending.pop(call.id)
+            if not observation.error:
+                self._suppressed_ok += 1
+            self._details[call.id]["payload_error"] = observation.error
+            self._deliver(call, ctx, pending.tool, "fault", "suppress", not observation.error)
+        if observation.error or not self._rewrites:
+            return None
+        data: Any = None
+        changed: list[dict[str, Any]] = []
+        for index, spec in enumerate(self._rewrites):
+            if call.name != spec.tool or not arguments_match(call.arguments, spec.match):
+                continue
+            if self.contract.persistence == "first_delivery" and self._deliveries.get(index):
+                continue
+            if data is None:
+                try:
+                    data = json.loads(observation.content)
+                except json.JSONDecodeError:
+                    return None
+            if not all(_value_at(data, path) == value for path, value in spec.expect.items()):
+                continue
+            for edit in spec.edits:
+                set_path(data, edit.path, edit.value)
+            self._deliveries[index] = self._deliveries.get(index, 0) + 1
+            changed.append({"role": spec.role, "paths": [e.path for e in spec.edits]})
+            effective = any(spec.expect.get(e.path, _MISSING) != e.value for e in spec.edits)
+            self._deliver(call, ctx, spec.tool, spec.role, "rewrite", effective)
+        if not changed:
+            return None
+        self._details[call.id] = {"role": changed[0]["role"], "rewrites": changed}
+        return observation.model_copy(update={"content": json.dumps(data)})
+
+    def _deliver(
+        self, call: ToolCall, ctx: CallContext, tool: str, role: Any, action: Any, effective: bool
+    ) -> None:
+        self.deliveries.append(
+            FaultDelivery(
+                contract_id=self.contract.contract_id,
+                step=ctx.step,
+                call_id=call.id,
+                tool=tool,
+                role=role,
+                action=action,
+                effective=effective,
+                control=self.contract.control,
+            )
+        )
+
+    def hidden_records(self) -> list[BaseModel]:
+        """Records for the run's hidden log (every delivery the intervention touched)."""
+        return list(self.deliveries)
+
+    def annotate(self, call: ToolCall) -> dict[str, Any]:
+        """Detail for the hidden intervention log entry of ``call``."""
+        return {"contract_id": self.contract.contract_id, **self._details.get(call.id, {})}
+
+
+def _value_at(data: Any, path: str) -> Any:
+    try:
+        return get_path(data, path)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return _MISSING
+
+
+_MISSING = object()

@@ -1,0 +1,81 @@
+"""Contract files: human-readable YAML, loaded safely, errors pinned to file and line.
+
+Loading uses ``yaml.safe_load`` (no object construction, no ``eval``) and validates the
+result with the pydantic model; a validation error is mapped back to the line of the
+offending key through the YAML node tree.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
+
+
+def dump_contract(contract: FaultContract) -> str:
+    """YAML text of a contract with a stable key order (the model's field order)."""
+    text: str = yaml.safe_dump(
+        contract.model_dump(mode="json"), sort_keys=False, allow_unicode=True, width=100
+    )
+    return text
+
+
+def write_contract(contract: FaultContract, path: Path) -> None:
+    """Write a contract file (creating parent directories)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dump_contract(contract), encoding="utf-8")
+
+
+def _line_of(node: Any, loc: tuple[int | str, ...]) -> int:
+    line: int = node.start_mark.line + 1
+    for token in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next((v for k, v in node.value if k.value == str(token)), None)
+            if match is None:
+                return line
+            node = match
+        elif isinstance(node, yaml.SequenceNode) and isinstance(token, int):
+            if token >= len(node.value):
+                return line
+            node = node.value[token]
+        else:
+            return line
+        line = node.start_mark.line + 1
+    return line
+
+
+def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
+    """Parse and validate contract YAML; raise :class:`ConfigError` naming source:line."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise ConfigError(
+            f"{source}:{line}: not valid YAML ({getattr(exc, 'problem', exc)})"
+        ) from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}:1: a contract must be a mapping, found {type(data).__name__}")
+    try:
+        return FaultContract.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = tuple(first["loc"])
+        line = _line_of(yaml.compose(text), loc)
+        where = ".".join(str(p) for p in loc) or "(top level)"
+        raise ConfigError(f"{source}:{line}: {where}: {first['msg']}") from exc
+
+
+def load_contract(path: Path | str) -> FaultContract:
+    """Read a contract file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read contract {path}: {exc.strerror}") from exc
+    return parse_contract(text, str(path))

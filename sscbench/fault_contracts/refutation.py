@@ -1,0 +1,55 @@
+"""Refutation relations: given a visible history, when was ``v′`` first refuted?
+
+Each relation returns an :class:`Arrival`: the earliest step at which a valid refutation is
+*completely* present (``found``), ``never`` (∞), or ``undecidable`` with a reason. The same
+functions serve witness search and event reconstruction. Relations are an open registry
+(entry-point group ``sscbench.relations``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.history import History
+from sscbench.registry import Registry
+
+
+class Arrival(BaseModel):
+    """Outcome of a refutation relation on one history."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    status: Literal["found", "never", "undecidable"]
+    step: int | None = None
+    evidence: tuple[int, ...] = ()
+    reason: str
+
+    @classmethod
+    def found(cls, step: int, evidence: tuple[int, ...], reason: str) -> Arrival:
+        """A refutation complete at ``step``."""
+        return cls(status="found", step=step, evidence=evidence, reason=reason)
+
+    @classmethod
+    def never(cls, reason: str) -> Arrival:
+        """No valid refutation in the history (T_E = ∞)."""
+        return cls(status="never", reason=reason)
+
+    @classmethod
+    def undecidable(cls, reason: str) -> Arrival:
+        """The history does not let the relation decide."""
+        return cls(status="undecidable", reason=reason)
+
+
+Relation = Callable[[FaultContract, History], Arrival]
+RELATIONS: Registry[Relation] = Registry("refutation relation", group="sscbench.relations")
+
+
+def refutation_arrival(contract: FaultContract, history: History) -> Arrival:
+    """Apply the contract's refutation relation to a history."""
+    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-ins)
+
+    return RELATIONS.get(contract.refutation.relation)(contract, history)

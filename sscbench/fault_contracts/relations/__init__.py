@@ -1,0 +1,15 @@
+"""Built-in refutation relations, one per module, registered on import."""
+
+from sscbench.fault_contracts.relations import (
+    payment_id_category,
+    post_write_read_back,
+    product_variant_binding,
+    round_trip_order,
+)
+
+__all__ = [
+    "payment_id_category",
+    "post_write_read_back",
+    "product_variant_binding",
+    "round_trip_order",
+]

@@ -1,0 +1,46 @@
+"""Dotted paths into JSON values (``flights.1.date``): read, write, enumerate leaves.
+
+Shared by scripted agents (argument bindings), fault contracts (edits) and operators.
+Numeric tokens index lists; everything else is a mapping key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def tokens(path: str) -> list[str]:
+    """The tokens of a dotted path."""
+    return path.split(".")
+
+
+def get_path(obj: Any, path: str) -> Any:
+    """Value at a dotted path of nested dicts and lists."""
+    for token in tokens(path):
+        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
+    return obj
+
+
+def set_path(obj: Any, path: str, value: Any) -> None:
+    """Set the value at a dotted path of nested dicts and lists (in place)."""
+    parts = tokens(path)
+    for token in parts[:-1]:
+        obj = obj[int(token)] if isinstance(obj, list) else obj[token]
+    last = parts[-1]
+    if isinstance(obj, list):
+        obj[int(last)] = value
+    else:
+        obj[last] = value
+
+
+def flatten(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
+    """Yield ``(dotted path, leaf value)`` for every scalar leaf of a JSON value."""
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            yield from flatten(value, f"{prefix}.{key}" if prefix else str(key))
+    elif isinstance(obj, list):
+        for index, value in enumerate(obj):
+            yield from flatten(value, f"{prefix}.{index}" if prefix else str(index))
+    else:
+        yield prefix, obj

@@ -1,0 +1,92 @@
+"""The operator SDK: a small base with one required behaviour, :meth:`Operator.propose`.
+
+An operator declares what it is (domains, target tools, acquisition structure, entity
+cluster key) and, given a domain, proposes one fault contract — or a rejection with its
+reason — per candidate frame, in a fixed order by stable id. Parameters are a frozen
+pydantic model. Randomness comes only from the seeded generators the context hands out,
+one per candidate id, so a candidate's contract never depends on which others exist.
+Generic validity checks (:mod:`sscbench.operators.validity`) run on every proposal.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.fault_contracts.contract import Acquisition, FaultContract
+
+
+class OperatorParams(BaseModel):
+    """Base of every operator's parameter model (frozen, no unknown fields)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Rejection(BaseModel):
+    """A candidate frame that is not a valid case, and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    candidate_id: str
+    operator: str
+    task_id: str
+    cluster: str
+    check: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ProposalContext:
+    """What :meth:`Operator.propose` may use: the domain name and a seed."""
+
+    domain: str
+    seed: int = 0
+
+    def rng_for(self, candidate_id: str) -> random.Random:
+        """A generator seeded by (seed, candidate id): order-independent randomness."""
+        return random.Random(f"{self.seed}:{candidate_id}")
+
+
+P = TypeVar("P", bound=OperatorParams)
+
+
+class Operator(ABC, Generic[P]):
+    """Base class of fault operators (register subclasses with ``@OPERATORS.register``)."""
+
+    name: ClassVar[str]
+    display_name: ClassVar[str]
+    version: ClassVar[str]
+    description: ClassVar[str]
+    domains: ClassVar[tuple[str, ...]]
+    target_tools: ClassVar[tuple[str, ...]]
+    acquisition: ClassVar[Acquisition]
+    cluster_key: ClassVar[str]
+    params_model: ClassVar[type[OperatorParams]]
+
+    def __init__(self, params: P | None = None, **overrides: Any) -> None:
+        base = params if params is not None else self.params_model()
+        self.params: P = base.model_copy(update=overrides) if overrides else base  # type: ignore[assignment]
+        if overrides:
+            self.params = self.params_model.model_validate(self.params.model_dump())  # type: ignore[assignment]
+
+    @abstractmethod
+    def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
+        """Yield one contract or rejection per candidate frame, ordered by candidate id."""
+
+    def reject(
+        self, candidate_id: str, task_id: str, cluster: str, check: str, reason: str
+    ) -> Rejection:
+        """Build a rejection for this operator."""
+        return Rejection(
+            candidate_id=candidate_id,
+            operator=self.name,
+            task_id=task_id,
+            cluster=cluster,
+            check=check,
+            reason=reason,
+        )

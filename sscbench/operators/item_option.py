@@ -1,0 +1,179 @@
+"""ItemOption (retail): replace one option value of an ordered item in the delivered order.
+
+The delivered ``get_order_details`` record shows one option of one item changed to another
+value that the same product offers, with the item id kept. The product record's variant
+for that item id shows the true value — but it refutes the claim only once the visible run
+has bound the order item to that variant (cross-record acquisition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar, Literal
+
+from sscbench.envs import load_domain
+from sscbench.fault_contracts.contract import (
+    Edit,
+    FaultContract,
+    ObservationRewrite,
+    Quote,
+    Refutation,
+    Target,
+)
+from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
+from sscbench.operators.registry import register_operator
+from sscbench.operators.task_reach import task_reach
+
+
+class ItemOptionParams(OperatorParams):
+    """Persistence of the changed option across deliveries of the order."""
+
+    persistence: Literal["every_delivery", "first_delivery"] = "every_delivery"
+
+
+def _policy_quotes(policy: str) -> tuple[Quote, ...]:
+    wanted = (
+        (
+            "product variants are keyed by item id and carry the option values",
+            "- information about the value of the product options for this item.",
+        ),
+        ("each variant item has a unique item id", "- unique item id"),
+    )
+    return tuple(
+        Quote(claim=claim, text=text, source="retail policy")
+        for claim, text in wanted
+        if text in policy
+    )
+
+
+@register_operator
+class ItemOption(Operator[ItemOptionParams]):
+    """Replace an ordered item's option value in the returned order."""
+
+    name: ClassVar[str] = "item_option"
+    display_name: ClassVar[str] = "ItemOption"
+    version: ClassVar[str] = "1"
+    description: ClassVar[str] = (
+        "replaces one option value of an ordered item in the delivered order (item id kept); "
+        "refuted by the product record's variant once the item is bound to it"
+    )
+    domains: ClassVar[tuple[str, ...]] = ("retail",)
+    target_tools: ClassVar[tuple[str, ...]] = ("get_order_details",)
+    acquisition: ClassVar[Any] = "cross_record"
+    cluster_key: ClassVar[str] = "order_item"
+    params_model: ClassVar[type[OperatorParams]] = ItemOptionParams
+
+    def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
+        """One candidate per (task, item of an order of a task user)."""
+        domain = load_domain("retail")
+        db = domain.base_db
+        semantics = _policy_quotes(domain.policy)
+        for task in domain.tasks:
+            reach = task_reach("retail", task.id)
+            oids = sorted({o for u in reach.users for o in db.users[u].orders if o in db.orders})
+            for oid in oids:
+                order = db.orders[oid]
+                for index, item in enumerate(order.items):
+                    yield self._candidate(ctx, task.id, oid, index, item, reach, semantics)
+
+    def _candidate(
+        self,
+        ctx: ProposalContext,
+        task_id: str,
+        oid: str,
+        index: int,
+        item: Any,
+        reach: Any,
+        semantics: tuple[Quote, ...],
+    ) -> FaultContract | Rejection:
+        cid = f"item_option/retail/{task_id}/{oid}/{index}"
+        cluster = f"{oid}:{index}"
+        product = load_domain("retail").base_db.products.get(item.product_id)
+        if product is None or item.item_id not in product.variants:
+            return self.reject(
+                cid,
+                task_id,
+                cluster,
+                "variant",
+                f"item {item.item_id} has no product variant record",
+            )
+        if product.variants[item.item_id].options != item.options:
+            return self.reject(
+                cid,
+                task_id,
+                cluster,
+                "variant",
+                f"item {item.item_id} options differ from its variant",
+            )
+        relevant = reach.mentions(item.item_id) or (
+            reach.mentions(oid) and item.name.lower() in reach.scenario.lower()
+        )
+        if not relevant:
+            return self.reject(
+                cid,
+                task_id,
+                cluster,
+                "task_relevance",
+                f"item {item.item_id} ({item.name}) of {oid} is not referenced by the gold "
+                "plan or the scenario",
+
+            )
+        alternatives = {
+            option: sorted(
+                {v.options[option] for v in product.variants.values() if option in v.options}
+                - {value}
+            )
+            for option, value in item.options.items()
+        }
+        eligible = sorted(o for o, alts in alternatives.items() if alts)
+        if not eligible:
+            return self.reject(
+                cid,
+                task_id,
+                cluster,
+                "alternative",
+                f"no option of {item.item_id} has another value",
+            )
+        rng = ctx.rng_for(cid)
+        option = rng.choice(eligible)
+        new_value = rng.choice(alternatives[option])
+        path = f"items.{index}.options.{option}"
+        true_value = item.options[option]
+        return FaultContract(
+            contract_id=cid,
+            operator=self.name,
+            operator_version=self.version,
+            params=self.params.model_dump(),
+            domain="retail",
+            task_id=task_id,
+            cluster=cluster,
+            target=Target(
+                entity_type="order",
+                entity_id=oid,
+                paths=(path,),
+                scope=f"option {option!r} of item {item.item_id} ({item.name}) in order {oid}",
+            ),
+            authoritative_value=true_value,
+            injected_value=new_value,
+            persistence=self.params.persistence,
+            interventions=(
+                ObservationRewrite(
+                    tool="get_order_details",
+                    match={"order_id": oid},
+                    edits=(Edit(path=path, value=new_value),),
+                    expect={path: true_value, f"items.{index}.item_id": item.item_id},
+                ),
+            ),
+            refutation=Refutation(
+                relation="product_variant_binding",
+                acquisition="cross_record",
+                params={
+                    "order_id": oid,
+                    "item_id": item.item_id,
+                    "product_id": item.product_id,
+                    "option": option,
+                    "true_value": true_value,
+                },
+            ),
+            semantics=semantics,
+        )

@@ -1,0 +1,108 @@
+"""Generic validity checks every proposed contract must pass (with a recorded reason).
+
+* A read-value fault: the faulted observation parses, validates against τ²'s return model
+  for the tool, and differs from the true observation in exactly the target paths
+  (in none, for a target-value control).
+* A write-effect fault: suppressing the request in the gold replay leaves the state hash
+  unchanged and delivers a payload byte-identical to the real success.
+* ``v′ ≠ v`` unless the contract is a target-value control.
+
+Task relevance is operator-specific and checked in each operator's ``propose``.
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+
+from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
+from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.history import arguments_match
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.json_paths import flatten, set_path
+
+
+@cache
+def _return_model(domain: str, tool: str) -> Any:
+    toolkit_class = load_domain(domain).toolkit_class
+    return typing.get_type_hints(getattr(toolkit_class, tool)).get("return")
+
+
+def _check_rewrite(contract: FaultContract, spec: ObservationRewrite) -> str | None:
+    env = EpisodeEnvironment.open(contract.domain)
+    true = env.execute(ToolCall(id="validity", name=spec.tool, arguments=dict(spec.match)), 0)
+    if true.error:
+        return f"the target read {spec.tool}({spec.match}) fails in the clean state: {true.content}"
+    data = json.loads(true.content)
+    faulted = json.loads(true.content)
+    for edit in spec.edits:
+        set_path(faulted, edit.path, edit.value)
+    model = _return_model(contract.domain, spec.tool)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        try:
+            model.model_validate(faulted)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            return (
+                f"faulted {spec.tool} output breaks τ²'s {model.__name__} schema at {where}: "
+                f"{first['msg']}"
+            )
+    before = dict(flatten(data))
+    after = dict(flatten(faulted))
+    changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    expected = set() if contract.control else {e.path for e in spec.edits}
+    if changed != expected:
+        return (
+            f"faulted output differs from the true one at {sorted(changed)}, "
+            f"expected {sorted(expected)}"
+        )
+
+    return None
+
+
+def _check_suppression(contract: FaultContract, spec: WriteSuppression) -> str | None:
+    request = contract.target.logical_request or {}
+    gold_index = request.get("gold_index")
+    task = load_domain(contract.domain).task(contract.task_id)
+    actions = list(task.evaluation_criteria.actions or [])
+    if not isinstance(gold_index, int) or gold_index >= len(actions):
+        return "the logical request does not name a gold action"
+    real_env = EpisodeEnvironment.open(contract.domain, task)
+    fault_env = EpisodeEnvironment.open(contract.domain, task, ContractIntervention(contract))
+    for i, action in enumerate(actions[: gold_index + 1]):
+        call = ToolCall(id=f"g{i}", name=action.name, arguments=action.arguments)
+        before = fault_env.state_hash()
+        real = real_env.execute(call, i)
+        faked = fault_env.execute(call, i)
+        if i == gold_index:
+            if not arguments_match(call.arguments, spec.match):
+                return "the gold write does not match the contract's logical request"
+            if real.error:
+                return f"the gold write fails in τ²: {real.content}"
+            if (faked.content, faked.error) != (real.content, real.error):
+                return "the suppressed write's payload differs from a real success"
+            if fault_env.state_hash() != before:
+                return "suppressing the write changed the state hash"
+    return None
+
+
+def check_validity(contract: FaultContract) -> tuple[str, str] | None:
+    """``(check, reason)`` of the first failed generic check, or ``None`` when valid."""
+    if not contract.control and contract.injected_value == contract.authoritative_value:
+        return "distinct_value", "v′ equals v but the contract is not a target-value control"
+    for spec in contract.interventions:
+        if isinstance(spec, ObservationRewrite) and spec.role == "fault":
+            reason = _check_rewrite(contract, spec)
+            if reason:
+                return "observation_rewrite", reason
+        elif isinstance(spec, WriteSuppression):
+            reason = _check_suppression(contract, spec)
+            if reason:
+                return "write_suppression", reason
+    return None
