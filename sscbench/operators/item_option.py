@@ -116,7 +116,6 @@ class ItemOption(Operator[ItemOptionParams]):
                 "task_relevance",
                 f"item {item.item_id} ({item.name}) of {oid} is not referenced by the gold "
                 "plan or the scenario",
-
             )
         alternatives = {
             option: sorted(

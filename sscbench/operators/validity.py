@@ -19,7 +19,6 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import arguments_match

@@ -1,7 +1,8 @@
 """Offline scripted reference agents (deterministic given a seed, no model calls)."""
 
 from sscbench.agents.registry import AGENTS
-from sscbench.agents.scripted.agent import HABITS, EvidenceHabits, ScriptedAgent
+from sscbench.agents.scripted.agent import HABITS, ScriptedAgent, mixed_habits
+from sscbench.agents.scripted.trust import EvidenceHabits
 
 __all__ = ["HABITS", "EvidenceHabits", "ScriptedAgent"]
 
@@ -15,8 +16,7 @@ def _register() -> None:
         AGENTS.add(f"scripted:{variant}", make)
 
     def mixed(p: float = 0.5) -> ScriptedAgent:
-        habits = EvidenceHabits(pre_use_lookup=p, read_back=p, prefer_authoritative=p)
-        return ScriptedAgent("mixed", habits, p=p)
+        return ScriptedAgent("mixed", mixed_habits(p), p=p)
 
     AGENTS.add("scripted:mixed", mixed)
 

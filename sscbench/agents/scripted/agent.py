@@ -5,15 +5,17 @@ first and to confirm each write, fill bound arguments from the facts they trust,
 mention the facts they act on. They differ only in how they seek and weigh evidence:
 
 * ``scripted:gold`` — only the gold calls; trusts the latest sighting of each fact.
-* ``scripted:careful`` — reads the authoritative record of an entity right before using
-  its facts, reads each written entity back, prefers authoritative sightings when they
-  disagree with others and says so.
+* ``scripted:careful`` — reads the authoritative records an action depends on right
+  before it, reads each written entity back (and retries once when the record does not
+  show the confirmed change), prefers authoritative sightings, refuses values that
+  agent-visible semantics show to be wrong, and says so.
 * ``scripted:hasty`` — acts on the first sighting of each fact, never re-reads, and
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
 
-Everything they know comes from the model-visible history. What they used, where, is
-kept as private ground truth (:mod:`sscbench.agents.scripted.truth`).
+Everything they know comes from the model-visible history. What they used, where, and
+whether they treated it as operative is kept as private ground truth
+(:mod:`sscbench.agents.scripted.truth`).
 """
 
 from __future__ import annotations
@@ -22,74 +24,70 @@ import copy
 import json
 import random
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sscbench.agents.base import AgentTurn, EpisodeContext
-from sscbench.agents.scripted.facts import (
-    Entity,
-    FactKey,
-    KnowledgeBase,
-    Sighting,
-    read_call_for,
-)
-from sscbench.agents.scripted.plan import Plan, PlannedAction, compile_plan
+from sscbench.agents.scripted.facts import Entity, FactKey, KnowledgeBase, Sighting, read_call_for
+from sscbench.agents.scripted.plan import Plan, PlannedAction, VariantDerivation, compile_plan
+from sscbench.agents.scripted.trust import EvidenceHabits, Resolution, chance, resolve
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
-from sscbench.json_paths import get_path, set_path
-from sscbench.runs.events import (
-    AgentMessage,
-    AgentToolCall,
-    ParticipantSpec,
-    ToolObservation,
-    UserMessage,
-    VisibleEvent,
-)
+from sscbench.json_paths import set_path
+from sscbench.runs.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
 
 IDENTITY_QUESTION = (
     "Before I can help, please verify your identity: your user id, or your name and zip "
     "code, or your email address."
 )
 CLOSING_QUESTION = "Is there anything else I can help you with?"
-
 SALIENT_FIELDS = {
     "reservation": ("status", "cabin", "total_baggages", "nonfree_baggages"),
     "order": ("status",),
-    "user": (),
-    "product": (),
 }
-
-
-@dataclass(frozen=True)
-class EvidenceHabits:
-    """How a scripted agent seeks and weighs evidence (probabilities in [0, 1])."""
-
-    pre_use_lookup: float = 0.0
-    read_back: float = 0.0
-    prefer_authoritative: float = 0.0
-    first_sighting: bool = False
-
+PAYMENT_ARGUMENTS = ("payment_id", "payment_method_id")
 
 HABITS: dict[str, EvidenceHabits] = {
     "gold": EvidenceHabits(),
-    "careful": EvidenceHabits(pre_use_lookup=1.0, read_back=1.0, prefer_authoritative=1.0),
+    "careful": EvidenceHabits(
+        pre_use_lookup=1.0, read_back=1.0, prefer_authoritative=1.0, check_consistency=1.0
+    ),
     "hasty": EvidenceHabits(first_sighting=True),
 }
+
+
+def mixed_habits(p: float) -> EvidenceHabits:
+    """Each careful habit with probability ``p``."""
+    return EvidenceHabits(
+        pre_use_lookup=p, read_back=p, prefer_authoritative=p, check_consistency=p
+    )
+
+
+Use = tuple[FactKey, Sighting, bool]
+"""(fact, sighting used, operative)."""
 
 
 @dataclass(frozen=True)
 class _Say:
     text: str
-    uses: tuple[tuple[FactKey, Sighting], ...] = ()
-    conflicts: tuple[tuple[FactKey, Sighting, Sighting], ...] = ()
+    uses: tuple[Use, ...] = ()
+    conflicts: tuple[tuple[FactKey, Resolution], ...] = ()
 
 
 @dataclass(frozen=True)
 class _Call:
     name: str
     arguments: dict[str, Any]
-    uses: tuple[tuple[FactKey, Sighting], ...] = ()
+    uses: tuple[Use, ...] = ()
+
+
+@dataclass
+class _Filled:
+    arguments: dict[str, Any]
+    arg_uses: list[Use] = field(default_factory=list)
+    mentions: list[Use] = field(default_factory=list)
+    conflicts: list[tuple[FactKey, Resolution]] = field(default_factory=list)
 
 
 def _fact_phrase(key: FactKey, value: Any) -> str:
@@ -97,6 +95,10 @@ def _fact_phrase(key: FactKey, value: Any) -> str:
     if etype == "result":
         return f"the {eid} result is {value}"
     return f"{path} of {etype} {eid} is {value}"
+
+
+def _call_key(name: str, args: dict[str, Any]) -> tuple[str, str]:
+    return name, json.dumps(args, sort_keys=True)
 
 
 class ScriptedAgent:
@@ -112,22 +114,23 @@ class ScriptedAgent:
         self._calls: dict[str, AgentToolCall] = {}
         self._seen = 0
         self._script: Generator[_Say | _Call, None, None] | None = None
-        self._plan: Plan | None = None
         self._call_counter = 0
         self._kinds: dict[str, str] = {}
+        self._last_payload: dict[Entity, int] = {}
 
     # -- episode protocol ---------------------------------------------------------------
     def start(self, ctx: EpisodeContext) -> None:
         """Compile the task's plan and reset all per-episode state."""
-        self._plan = compile_plan(ctx.domain, ctx.task.id)
+        plan = compile_plan(ctx.domain, ctx.task.id)
         self._kinds = tool_kinds(ctx.domain)
         self._rng = random.Random(f"{self.spec.name}:{ctx.seed}")
         self._kb = KnowledgeBase()
         self._calls = {}
         self._seen = 0
         self._call_counter = 0
+        self._last_payload = {}
         self.truth = []
-        self._script = self._run(self._plan)
+        self._script = self._run(plan)
 
     def next_turn(self, history: Sequence[VisibleEvent]) -> AgentTurn:
         """Absorb new observations, then emit the next scripted message or call."""
@@ -141,7 +144,8 @@ class ScriptedAgent:
             return AgentTurn(text="Goodbye.")
         if isinstance(item, _Say):
             self._record(item.uses, step, "mention")
-            for key, chosen, rejected in item.conflicts:
+            for key, res in item.conflicts:
+                assert res.rejected is not None
                 (etype, eid), path = key
                 self.truth.append(
                     FactConflict(
@@ -149,10 +153,11 @@ class ScriptedAgent:
                         entity_type=etype,
                         entity_id=eid,
                         path=path,
-                        chosen=chosen.value,
-                        chosen_step=chosen.step,
-                        rejected=rejected.value,
-                        rejected_step=rejected.step,
+                        chosen=None if res.chosen is None else res.chosen.value,
+                        chosen_step=None if res.chosen is None else res.chosen.step,
+                        rejected=res.rejected.value,
+                        rejected_step=res.rejected.step,
+                        reason=res.reason or "",
                     )
                 )
             return AgentTurn(text=item.text)
@@ -170,41 +175,18 @@ class ScriptedAgent:
                 self._calls[event.call_id] = event
             elif isinstance(event, ToolObservation) and not event.error:
                 call = self._calls[event.call_id]
-                self._kb.observe(call.name, call.arguments, event.content, event.step)
-            elif isinstance(event, UserMessage | AgentMessage):
-                pass
+                for entity in self._kb.observe(
+                    call.name, call.arguments, event.content, event.step
+                ):
+                    if self._kinds.get(call.name) == "write":
+                        self._last_payload[entity] = event.step
         self._seen = len(history)
 
-    def _chance(self, probability: float) -> bool:
-        if probability >= 1.0:
-            return True
-        if probability <= 0.0:
-            return False
-        return self._rng.random() < probability
+    def _resolve(self, key: FactKey) -> Resolution:
+        return resolve(self._kb, key, self.habits, self._rng, self._kinds)
 
-    def _resolve(self, key: FactKey) -> tuple[Sighting | None, Sighting | None]:
-        """The sighting the agent trusts for a fact, and a disagreeing one it rejected."""
-        seen = self._kb.sightings.get(key)
-        if not seen:
-            return None, None
-        if self.habits.first_sighting:
-            writes = [s for s in seen if self._kinds.get(s.tool) == "write"]
-            return (writes[-1] if writes else seen[0]), None
-        latest = seen[-1]
-        if self._chance(self.habits.prefer_authoritative):
-            authoritative = [s for s in seen if s.authoritative]
-            if authoritative:
-                chosen = authoritative[-1]
-                later = [s for s in seen if s.step > chosen.step and s.value != chosen.value]
-                rejected = later[-1] if later else None
-                if rejected is None:
-                    earlier = [s for s in seen if s.value != chosen.value]
-                    rejected = earlier[-1] if earlier else None
-                return chosen, rejected
-        return latest, None
-
-    def _record(self, uses: tuple[tuple[FactKey, Sighting], ...], step: int, use: str) -> None:
-        for key, sighting in uses:
+    def _record(self, uses: tuple[Use, ...], step: int, use: str) -> None:
+        for key, sighting, operative in uses:
             (etype, eid), path = key
             self.truth.append(
                 FactUse(
@@ -214,81 +196,168 @@ class ScriptedAgent:
                     path=path,
                     value=sighting.value,
                     source_step=sighting.step,
-                    use="argument" if use == "argument" else "mention",
-                    operative=True,
+                    use="argument" if use == "argument" and operative else "mention",
+                    operative=operative,
                 )
             )
 
-    def _fill(
-        self, action: PlannedAction
-    ) -> tuple[
-        dict[str, Any], list[tuple[FactKey, Sighting]], list[tuple[FactKey, Sighting, Sighting]]
-    ]:
-        arguments = copy.deepcopy(action.arguments)
-        uses: list[tuple[FactKey, Sighting]] = []
-        conflicts: list[tuple[FactKey, Sighting, Sighting]] = []
+    def _take(self, filled: _Filled, key: FactKey, res: Resolution, as_argument: bool) -> Any:
+        """Note a resolved fact's use; return the value to act on (None: keep the literal)."""
+        if res.rejected is not None and res.reason is not None:
+            filled.conflicts.append((key, res))
+            filled.mentions.append((key, res.rejected, False))
+        if res.chosen is None:
+            return None
+        (filled.arg_uses if as_argument else filled.mentions).append((key, res.chosen, True))
+        return res.chosen.value
+
+    def _fill(self, action: PlannedAction) -> _Filled:
+        filled = _Filled(arguments=copy.deepcopy(action.arguments))
         for binding in action.bindings:
-            chosen, rejected = self._resolve(binding.fact)
-            if chosen is None:
-                continue
-            if get_path(arguments, binding.path) != chosen.value:
-                set_path(arguments, binding.path, chosen.value)
-            uses.append((binding.fact, chosen))
-            if rejected is not None:
-                conflicts.append((binding.fact, chosen, rejected))
-        return arguments, uses, conflicts
+            value = self._take(filled, binding.fact, self._resolve(binding.fact), True)
+            if value is not None:
+                set_path(filled.arguments, binding.path, value)
+        for derivation in action.derivations:
+            item_id = self._derive(filled, derivation)
+            if item_id is not None:
+                set_path(filled.arguments, derivation.path, item_id)
+        for name in PAYMENT_ARGUMENTS:
+            pid = filled.arguments.get(name)
+            if isinstance(pid, str):
+                self._mention_payment_category(filled, pid)
+        return filled
+
+    def _derive(self, filled: _Filled, d: VariantDerivation) -> str | None:
+        """The new item: the believed old options with ``delta`` applied, as a variant id."""
+        records = self._kb.records.get(d.product)
+        if not records:
+            return None
+        variants = records[-1][2].get("variants") or {}
+        believed: dict[str, Any] = {}
+        for option in d.options:
+            key = (d.order, f"items.{d.item_index}.options.{option}")
+            value = self._take(filled, key, self._resolve(key), True)
+            if value is None:
+                return None
+            believed[option] = value
+        target = {**believed, **dict(d.delta)}
+        scored = sorted(
+            (-sum(opts.get("options", {}).get(o) == v for o, v in target.items()), item_id)
+            for item_id, opts in variants.items()
+            if isinstance(opts, dict) and opts.get("available", True)
+        )
+        return scored[0][1] if scored else None
+
+    def _mention_payment_category(self, filled: _Filled, pid: str) -> None:
+        for (entity, path), _ in list(self._kb.sightings.items()):
+            if entity[0] == "user" and path == f"payment_methods.{pid}.source":
+                key = (entity, path)
+                self._take(filled, key, self._resolve(key), False)
 
     # -- the script -----------------------------------------------------------------------
+    def _lookups(self, action: PlannedAction) -> list[Entity]:
+        entities = {b.fact[0] for b in action.bindings if b.fact[0][0] != "result"}
+        entities |= set(action.subjects)
+        entities |= {d.product for d in action.derivations}
+        return sorted(entities)
+
     def _run(self, plan: Plan) -> Generator[_Say | _Call, None, None]:
         yield _Say(IDENTITY_QUESTION)
         last_call: tuple[str, str] | None = None
         written: list[Entity] = []
         for action in plan.actions:
-            entities = sorted(
-                {b.fact[0] for b in action.bindings if b.fact[0][0] != "result"}
-                | set(action.subjects)
-            )
-            if action.kind == "write" and self._chance(self.habits.pre_use_lookup):
-                for entity in entities:
+            if action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
+                for entity in self._lookups(action):
                     name, args = read_call_for(entity)
-                    if last_call != (name, json.dumps(args, sort_keys=True)):
+                    if last_call != _call_key(name, args):
                         yield _Call(name, args)
-                        last_call = (name, json.dumps(args, sort_keys=True))
-            arguments, uses, conflicts = self._fill(action)
+                        last_call = _call_key(name, args)
+            filled = self._fill(action)
             if action.kind == "write":
-                facts = "; ".join(_fact_phrase(k, s.value) for k, s in uses) or "no prior records"
-                notes = "".join(
-                    f" Note: the records disagree on {k[1]} of {k[0][0]} {k[0][1]}: I use the "
-                    f"authoritative value {c.value} (from {c.tool}), not {r.value}."
-                    for k, c, r in conflicts
-                )
-                yield _Say(
-                    f"I will call {action.name} with {json.dumps(arguments, sort_keys=True)}. "
-                    f"This relies on: {facts}.{notes} Shall I proceed (yes/no)?",
-                    uses=tuple(uses),
-                    conflicts=tuple(conflicts),
-                )
-            yield _Call(action.name, arguments, uses=tuple(uses))
-            last_call = (action.name, json.dumps(arguments, sort_keys=True))
-            if action.kind == "write":
-                written.extend(e for e in action.subjects if e not in written)
-                if self._chance(self.habits.read_back):
-                    for entity in action.subjects:
-                        name, args = read_call_for(entity)
-                        yield _Call(name, args)
-                        last_call = (name, json.dumps(args, sort_keys=True))
+                yield self._confirmation(action, filled)
+            yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
+            last_call = _call_key(action.name, filled.arguments)
+            if action.kind != "write":
+                continue
+            written.extend(e for e in action.subjects if e not in written)
+            if chance(self._rng, self.habits.read_back):
+                yield from self._read_back(action, filled)
+                last_call = None
         yield self._closing(plan, written)
+
+    def _confirmation(self, action: PlannedAction, filled: _Filled) -> _Say:
+        facts = "; ".join(
+            _fact_phrase(k, s.value) for k, s, op in filled.mentions + filled.arg_uses if op
+        )
+        notes = "".join(
+            f" Note: {_fact_phrase(k, r.rejected.value)} cannot be right ({r.reason}); "
+            + (
+                "I use " + repr(r.chosen.value) + " instead."
+                if r.chosen
+                else "I do not rely on it."
+            )
+            for k, r in filled.conflicts
+            if r.rejected is not None
+        )
+        return _Say(
+            f"I will call {action.name} with {json.dumps(filled.arguments, sort_keys=True)}. "
+            f"This relies on: {facts or 'no prior records'}.{notes} Shall I proceed (yes/no)?",
+            uses=tuple(u for u in filled.mentions + filled.arg_uses),
+            conflicts=tuple(filled.conflicts),
+        )
+
+    def _read_back(
+        self, action: PlannedAction, filled: _Filled
+    ) -> Generator[_Say | _Call, None, None]:
+        """Read each subject back; if it lacks the confirmed change, say so and retry once."""
+        for attempt in range(2):
+            for entity in action.subjects:
+                name, args = read_call_for(entity)
+                yield _Call(name, args)
+            missing = self._unconfirmed(action)
+            if not missing:
+                return
+            phrases = "; ".join(_fact_phrase(k, s.value) for k, s in missing)
+            if attempt == 0:
+                yield _Say(
+                    f"The record does not show the change that was confirmed ({phrases} is not "
+                    "what the record says). I will try again.",
+                    uses=tuple((k, s, False) for k, s in missing),
+                )
+                yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
+            else:
+                yield _Say(
+                    f"The change still does not show in the record ({phrases}); it may not "
+                    "have gone through.",
+                    uses=tuple((k, s, False) for k, s in missing),
+                )
+
+    def _unconfirmed(self, action: PlannedAction) -> list[tuple[FactKey, Sighting]]:
+        """Facts whose latest write payload disagrees with the latest authoritative read."""
+        out: list[tuple[FactKey, Sighting]] = []
+        for entity in action.subjects:
+            payload_step = self._last_payload.get(entity)
+            if payload_step is None:
+                continue
+            for (ent, path), seen in self._kb.sightings.items():
+                if ent != entity or "." in path:
+                    continue
+                payload = next((s for s in seen if s.step == payload_step), None)
+                reads = [s for s in seen if s.authoritative and s.step > payload_step]
+                if payload is not None and reads and reads[-1].value != payload.value:
+                    out.append(((ent, path), payload))
+        return out
 
     def _closing(self, plan: Plan, written: list[Entity]) -> _Say:
         parts: list[str] = []
-        uses: list[tuple[FactKey, Sighting]] = []
+        uses: list[Use] = []
         for entity in written:
-            for field in SALIENT_FIELDS.get(entity[0], ()):
-                key: FactKey = (entity, field)
-                chosen, _ = self._resolve(key)
-                if chosen is not None:
-                    parts.append(_fact_phrase(key, chosen.value))
-                    uses.append((key, chosen))
+            for name in SALIENT_FIELDS.get(entity[0], ()):
+                key: FactKey = (entity, name)
+                res = self._resolve(key)
+                if res.chosen is not None:
+                    parts.append(_fact_phrase(key, res.chosen.value))
+                    uses.append((key, res.chosen, True))
         summary = ("Done: " + "; ".join(parts) + ". ") if parts else "Done. "
         info = "".join(f"For your information: {item}. " for item in plan.communicate)
         return _Say(summary + info + CLOSING_QUESTION, uses=tuple(uses))

@@ -69,6 +69,7 @@ class KnowledgeBase:
 
     sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
     entity_steps: dict[Entity, list[int]] = field(default_factory=dict)
+    records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
 
     def observe(
         self, tool: str, arguments: dict[str, Any], content: str, step: int
@@ -87,6 +88,8 @@ class KnowledgeBase:
                 Sighting(value, step, tool, authoritative)
             )
         self.entity_steps.setdefault(entity, []).append(step)
+        self.records.setdefault(entity, []).append((step, tool, data))
+
         return [entity]
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:

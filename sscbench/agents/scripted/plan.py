@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from sscbench.agents.scripted.facts import ENTITY_TYPES, Entity, FactKey, KnowledgeBase
+from sscbench.agents.scripted.facts import (
+    ENTITY_TYPES,
+    Entity,
+    FactKey,
+    KnowledgeBase,
+    read_call_for,
+)
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
 from sscbench.json_paths import flatten, tokens
 
@@ -31,6 +37,23 @@ class Binding:
 
 
 @dataclass(frozen=True)
+class VariantDerivation:
+    """A new item id chosen as "the old item with these options changed".
+
+    At run time the agent takes the old item's options as it believes them, applies
+    ``delta``, and picks the product variant with those options — so a wrong believed
+    option leads to a wrong new item (the typical ItemOption reliance).
+    """
+
+    path: str
+    order: Entity
+    item_index: int
+    product: Entity
+    options: tuple[str, ...]
+    delta: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
 class PlannedAction:
     """One gold action with its literal arguments and fact bindings."""
 
@@ -40,6 +63,7 @@ class PlannedAction:
     arguments: dict[str, Any]
     bindings: tuple[Binding, ...]
     subjects: tuple[Entity, ...]
+    derivations: tuple[VariantDerivation, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -106,9 +130,51 @@ def bind_argument(
     return None if best is None else best[1]
 
 
+ITEM_CHANGE_TOOLS = ("exchange_delivered_order_items", "modify_pending_order_items")
+
+
+def _derivations(db: Any, arguments: dict[str, Any]) -> tuple[VariantDerivation, ...]:
+    """How each new item of an exchange/modification follows from the old item's options."""
+    order = db.orders.get(arguments.get("order_id"))
+    old_ids, new_ids = arguments.get("item_ids"), arguments.get("new_item_ids")
+    if order is None or not isinstance(old_ids, list) or not isinstance(new_ids, list):
+        return ()
+    used: set[int] = set()
+    out: list[VariantDerivation] = []
+    for k, (old_id, new_id) in enumerate(zip(old_ids, new_ids, strict=False)):
+        index = next(
+            (i for i, it in enumerate(order.items) if it.item_id == old_id and i not in used), None
+        )
+        if index is None:
+            continue
+        used.add(index)
+        item = order.items[index]
+        product = db.products.get(item.product_id)
+        if product is None or new_id not in product.variants:
+            continue
+        new_options = product.variants[new_id].options
+        delta = {o: v for o, v in new_options.items() if item.options.get(o) != v}
+        out.append(
+            VariantDerivation(
+                path=f"new_item_ids.{k}",
+                order=("order", order.order_id),
+                item_index=index,
+                product=("product", item.product_id),
+                options=tuple(sorted(item.options)),
+                delta=tuple(sorted(delta.items())),
+            )
+        )
+    return tuple(out)
+
+
 @cache
 def compile_plan(domain_name: str, task_id: str) -> Plan:
-    """Replay the task's gold actions on a clean episode and bind their arguments."""
+    """Replay the task's gold actions on a clean episode and bind their arguments.
+
+    Before each write, the authoritative records of its subjects are read into the
+    compile-time knowledge only (not into the plan), so that arguments a real agent would
+    take from those records — a segment date, a cabin — are bound to them.
+    """
     domain = load_domain(domain_name)
     task = domain.task(task_id)
     kinds = tool_kinds(domain_name)
@@ -117,12 +183,24 @@ def compile_plan(domain_name: str, task_id: str) -> Plan:
     actions: list[PlannedAction] = []
     criteria = task.evaluation_criteria
     gold = criteria.actions if criteria is not None and criteria.actions else []
+    step = 0
     for index, action in enumerate(gold):
         arguments = copy.deepcopy(action.arguments)
         subjects = subjects_of(arguments)
+        kind = kinds.get(action.name, "unknown")
+        if kind == "write":
+            for entity in subjects:
+                name, args = read_call_for(entity)
+                obs = env.execute(ToolCall(id=f"plan-read-{step}", name=name, arguments=args), step)
+                kb.observe(name, args, obs.content, step)
+                step += 1
+        derivations = (
+            _derivations(env.state.db, arguments) if action.name in ITEM_CHANGE_TOOLS else ()
+        )
+        derived = {d.path for d in derivations}
         bindings = []
         for path, value in flatten(arguments):
-            if path in _ID_ARGUMENTS:
+            if path in _ID_ARGUMENTS or path in derived:
                 continue  # the subject's own id is what the call is about, not a fact used
             fact = bind_argument(kb, path, value, subjects)
             if fact is not None:
@@ -131,16 +209,16 @@ def compile_plan(domain_name: str, task_id: str) -> Plan:
             PlannedAction(
                 index=index,
                 name=action.name,
-                kind=kinds.get(action.name, "unknown"),
+                kind=kind,
                 arguments=arguments,
                 bindings=tuple(bindings),
                 subjects=subjects,
+                derivations=derivations,
             )
         )
-        obs = env.execute(
-            ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments), index
-        )
-        kb.observe(action.name, arguments, obs.content, index)
+        obs = env.execute(ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments), step)
+        kb.observe(action.name, arguments, obs.content, step)
+        step += 1
     communicate = tuple(criteria.communicate_info or ()) if criteria is not None else ()
     return Plan(
         domain=domain_name, task_id=task_id, actions=tuple(actions), communicate=communicate

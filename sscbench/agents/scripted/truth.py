@@ -33,7 +33,11 @@ class FactUse(BaseModel):
 
 
 class FactConflict(BaseModel):
-    """The agent saw disagreeing values of a fact and chose one (and said so at ``step``)."""
+    """The agent found a sighting of a fact wrong and said so at ``step``.
+
+    ``chosen`` is the value it used instead (``None`` when it had no trusted value and
+    fell back to what it already knew); ``rejected`` is the value it refused.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -43,6 +47,7 @@ class FactConflict(BaseModel):
     entity_id: str
     path: str
     chosen: Any
-    chosen_step: int
+    chosen_step: int | None
     rejected: Any
     rejected_step: int
+    reason: str

@@ -23,7 +23,6 @@ def contains_token(data: Any, token: str) -> bool:
     return isinstance(data, str) and data == token
 
 
-
 @RELATIONS.register("payment_id_category")
 def payment_id_category(contract: FaultContract, history: History) -> Arrival:
     """Earliest delivered observation that carries the payment identifier."""

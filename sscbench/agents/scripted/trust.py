@@ -1,0 +1,88 @@
+"""Which sighting of a fact a scripted agent trusts, given its evidence habits.
+
+* hasty: the first sighting — unless a write payload showed the fact later (it believes
+  its writes);
+* gold: the latest sighting;
+* careful (``prefer_authoritative``): the latest authoritative sighting, and
+  (``check_consistency``) never one that agent-visible semantics show to be wrong: a
+  return before the outbound, a payment category that contradicts its id, an order item
+  option that disagrees with the product record's variant (the product record wins).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sscbench.agents.scripted.facts import FactKey, KnowledgeBase, Sighting
+from sscbench.agents.scripted.invariants import contradicted_paths, product_authority
+
+
+@dataclass(frozen=True)
+class EvidenceHabits:
+    """How a scripted agent seeks and weighs evidence (probabilities in [0, 1])."""
+
+    pre_use_lookup: float = 0.0
+    read_back: float = 0.0
+    prefer_authoritative: float = 0.0
+    check_consistency: float = 0.0
+    first_sighting: bool = False
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The trusted sighting (or none) and a sighting refused, with the reason."""
+
+    chosen: Sighting | None
+    rejected: Sighting | None = None
+    reason: str | None = None
+
+
+def chance(rng: random.Random, probability: float) -> bool:
+    """Draw a habit; certain habits (0 or 1) consume no randomness."""
+    if probability >= 1.0:
+        return True
+    if probability <= 0.0:
+        return False
+    return rng.random() < probability
+
+
+def resolve(
+    kb: KnowledgeBase,
+    key: FactKey,
+    habits: EvidenceHabits,
+    rng: random.Random,
+    kinds: dict[str, str],
+) -> Resolution:
+    """The sighting of ``key`` the agent acts on."""
+    seen = kb.sightings.get(key)
+    if not seen:
+        return Resolution(None)
+    if habits.first_sighting:
+        writes = [s for s in seen if kinds.get(s.tool) == "write"]
+        return Resolution(writes[-1] if writes else seen[0])
+    chosen = seen[-1]
+    rejected: Sighting | None = None
+    reason: str | None = None
+    if chance(rng, habits.prefer_authoritative):
+        authoritative = [s for s in seen if s.authoritative]
+        if authoritative and authoritative[-1] is not chosen:
+            if authoritative[-1].value != chosen.value:
+                rejected = chosen
+                reason = f"the authoritative record ({authoritative[-1].tool}) says otherwise"
+            chosen = authoritative[-1]
+    if chance(rng, habits.check_consistency):
+        entity, path = key
+        record = next((d for step, _, d in kb.records.get(entity, ()) if step == chosen.step), None)
+        if record is not None:
+            authority = product_authority(kb, entity, path, record)
+            if authority is not None and authority.value != chosen.value:
+                return Resolution(
+                    authority,
+                    chosen,
+                    f"the product record lists {authority.value!r} for this item's variant",
+                )
+            wrong = contradicted_paths(entity, record).get(path)
+            if wrong is not None:
+                return Resolution(None, chosen, wrong)
+    return Resolution(chosen, rejected, reason)
