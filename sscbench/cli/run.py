@@ -10,9 +10,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import load_contract
 from sscbench.fault_contracts.variants import VARIANTS, apply_variant
 from sscbench.runs.runner import EpisodeOutcome, plan_batch, run_batch
+from sscbench.witnesses.caseset import load_case_set
 
 
 def _seeds(text: str) -> tuple[int, ...]:
@@ -47,6 +49,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--contract", type=Path, help="a fault contract file: run its case with the fault injected"
     )
+    p.add_argument("--case", help="a case id of the case set: run it with its fault injected")
+    p.add_argument("--cases", type=Path, help="case set directory for --case (default: shipped)")
     p.add_argument(
         "--variant",
         action="append",
@@ -70,17 +74,31 @@ def _params(items: list[str]) -> dict[str, Any]:
     return params
 
 
+def _case_contract(case_id: str, root: Path | None) -> FaultContract:
+    case_set = load_case_set(root)
+    for case in case_set.cases:
+        if case.entry.case_id == case_id:
+            return case.contract
+    examples = ", ".join(c.entry.case_id for c in case_set.cases[:3])
+    raise ConfigError(f"no case {case_id!r} in {case_set.root} (e.g. {examples})")
+
+
 def handle(args: argparse.Namespace) -> int:
     """Validate, run the batch with a progress bar, print a summary."""
-    contract = None
-    if args.contract is not None:
+    contract: FaultContract | None = None
+    if args.contract is not None and args.case is not None:
+        raise ConfigError("give either --contract or --case, not both")
+    if args.case is not None:
+        contract = _case_contract(args.case, args.cases)
+    elif args.contract is not None:
         contract = load_contract(args.contract)
+    if contract is not None:
         for variant in args.variant:
             contract = apply_variant(contract, variant)
     elif args.variant:
-        raise ConfigError("--variant needs --contract")
+        raise ConfigError("--variant needs --contract or --case")
     elif args.domain is None:
-        raise ConfigError("give --domain (airline or retail), or --contract FILE")
+        raise ConfigError("give --domain (airline or retail), --contract FILE or --case ID")
     plan = plan_batch(
         domain=args.domain or "",
         tasks=args.tasks,

@@ -87,6 +87,7 @@ class EpisodeEnvironment:
         self.calls_executed = 0
         self._kinds = tool_kinds(domain.name)
         self._to_json = _to_json_str()
+        self._read_only = False
 
     @classmethod
     def open(
@@ -99,6 +100,24 @@ class EpisodeEnvironment:
                 "apply yet; airline and retail tasks have none"
             )
         return cls(load_domain(domain), intervention)
+
+    def fork_for_reads(self, intervention: Intervention | None) -> EpisodeEnvironment:
+        """A second view of this episode's state for read-only exploration (witness search).
+
+        It shares the state object (reads never change it) but has its own intervention and
+        log; a write through a fork raises :class:`HarnessError`.
+        """
+        fork = EpisodeEnvironment.__new__(EpisodeEnvironment)
+        fork.domain = self.domain
+        fork.state = self.state
+        fork.toolkit = self.toolkit
+        fork.intervention = intervention
+        fork.intervention_log = []
+        fork.calls_executed = self.calls_executed
+        fork._kinds = self._kinds
+        fork._to_json = self._to_json
+        fork._read_only = True
+        return fork
 
     @property
     def tool_names(self) -> list[str]:
@@ -123,6 +142,8 @@ class EpisodeEnvironment:
         suppress = False
         undo: tuple[dict[Any, Any], dict[str, set[str]], str] | None = None
         if kind == "write":
+            if self._read_only:
+                raise HarnessError(f"write {call.name} through a read-only fork of an episode")
             if self.intervention is not None:
                 suppress = self.intervention.decide_write(call, ctx) is WriteDecision.SUPPRESS
             footprint = write_footprint(self.domain.name, call.name, self.state.db, call.arguments)

@@ -1,0 +1,80 @@
+"""``sscbench build``: screen candidates, search witnesses, write a frozen case set."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sscbench.witnesses.build import build_case_set
+from sscbench.witnesses.search import SearchLimits
+
+
+def register(sub: Any) -> None:
+    """Add the ``build`` subcommand."""
+    p = sub.add_parser("build", help="build a frozen, versioned case set (contracts + witnesses)")
+    p.add_argument("--out", type=Path, required=True, help="a new or empty directory")
+    p.add_argument("--per-operator", type=int, default=30, help="cases per operator (default 30)")
+    p.add_argument(
+        "--controls", type=int, default=10, help="target-value controls across operators"
+    )
+    p.add_argument("--operators", help="comma-separated operator names (default: all)")
+    p.add_argument("--seed", type=int, default=0, help="seed for operators' choices")
+    p.add_argument(
+        "--max-depth", type=int, default=SearchLimits.max_depth, help="witness search depth"
+    )
+    p.add_argument("--max-branching", type=int, default=SearchLimits.max_branching)
+    p.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Build and print per-operator screening counts and times."""
+    console = Console(stderr=True, soft_wrap=True, width=120)
+
+    table = Table(title=f"case set {args.out}")
+    for column in (
+        "operator",
+        "frames",
+        "screened",
+        "included",
+        "invalid",
+        "no witness",
+        "not reached",
+        "seconds",
+    ):
+        table.add_column(column, justify="right" if column != "operator" else "left")
+    started = [time.perf_counter()]
+
+    def report(name: str, counts: dict[str, int]) -> None:
+        now = time.perf_counter()
+        table.add_row(
+            name,
+            *(
+                str(counts[k])
+                for k in ("frames", "screened", "included", "invalid", "no_witness", "not_reached")
+            ),
+            f"{now - started[0]:.2f}",
+        )
+        started[0] = now
+        console.print(f"screened {name}")
+
+    operators = [o.strip() for o in args.operators.split(",")] if args.operators else None
+    manifest = build_case_set(
+        args.out,
+        per_operator=args.per_operator,
+        controls=args.controls,
+        operators=operators,
+        seed=args.seed,
+        limits=SearchLimits(max_depth=args.max_depth, max_branching=args.max_branching),
+        on_operator=report,
+    )
+    console.print(table)
+    controls = sum(c.control for c in manifest.cases)
+    console.print(
+        f"{len(manifest.cases)} cases ({controls} target-value controls) written to {args.out}"
+    )
+    return 0

@@ -1,0 +1,138 @@
+"""Frozen, versioned case sets on disk: a manifest, one contract and one witness per case.
+
+Files are written deterministically (no timestamps, stable key order), so rebuilding from
+the same inputs is byte-identical. Loading checks every file against the manifest's hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.io import parse_contract
+from sscbench.witnesses.record import Witness
+
+MANIFEST = "manifest.json"
+CASE_SET_SCHEMA_VERSION = 1
+
+
+class CaseEntry(BaseModel):
+    """One case in the manifest."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_id: str
+    operator: str
+    domain: str
+    task_id: str
+    cluster: str
+    control: bool
+    twin: str | None = None
+    contract: str
+    contract_sha256: str
+    witness: str
+    witness_sha256: str
+
+
+class Manifest(BaseModel):
+    """What a case set is and how it was built."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = CASE_SET_SCHEMA_VERSION
+    name: str
+    version: str
+    sscbench_version: str
+    tau2_version: str
+    data_sha256: dict[str, dict[str, str]]
+    operators: dict[str, str]
+    sampling: dict[str, Any]
+    counts: dict[str, dict[str, int]]
+    cases: tuple[CaseEntry, ...]
+
+
+@dataclass(frozen=True)
+class Case:
+    """A loaded case: its manifest entry, contract and witness."""
+
+    entry: CaseEntry
+    contract: FaultContract
+    witness: Witness
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """A loaded case set."""
+
+    root: Path
+    manifest: Manifest
+    cases: tuple[Case, ...]
+
+    def by_operator(self, operator: str) -> list[Case]:
+        """The cases of one operator, in manifest order."""
+        return [c for c in self.cases if c.entry.operator == operator]
+
+
+def slug(case_id: str) -> str:
+    """A file-name-safe form of a case id."""
+    return re.sub(r"[^A-Za-z0-9_.+-]", "_", case_id)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Hex SHA-256."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def dump_json(obj: Any) -> str:
+    """Deterministic, readable JSON text."""
+    return json.dumps(obj, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def default_case_set_path() -> Path:
+    """The case set shipped inside the package."""
+    return Path(str(files("sscbench.data").joinpath("cases")))
+
+
+def load_case_set(root: Path | str | None = None) -> CaseSet:
+    """Load a case set, checking every file against the manifest (default: the shipped one)."""
+    root = Path(root) if root is not None else default_case_set_path()
+    return _load(root.resolve())
+
+
+@cache
+def _load(root: Path) -> CaseSet:
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        raise ConfigError(
+            f"{root} is not a case set: {MANIFEST} is missing (build one with `sscbench build`)"
+        )
+    try:
+        manifest = Manifest.model_validate_json(manifest_path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ConfigError(f"{manifest_path}: not a valid manifest ({exc})") from exc
+    cases = []
+    for entry in manifest.cases:
+        contract_bytes = (root / entry.contract).read_bytes()
+        witness_bytes = (root / entry.witness).read_bytes()
+        if sha256_bytes(contract_bytes) != entry.contract_sha256:
+            raise ConfigError(
+                f"{root / entry.contract}: does not match the manifest's hash (edited?)"
+            )
+        if sha256_bytes(witness_bytes) != entry.witness_sha256:
+            raise ConfigError(
+                f"{root / entry.witness}: does not match the manifest's hash (edited?)"
+            )
+        contract = parse_contract(contract_bytes.decode("utf-8"), str(root / entry.contract))
+        witness = Witness.model_validate_json(witness_bytes)
+        cases.append(Case(entry=entry, contract=contract, witness=witness))
+    return CaseSet(root=root, manifest=manifest, cases=tuple(cases))

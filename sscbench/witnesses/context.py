@@ -1,0 +1,187 @@
+"""The injection context ``h_c`` of a candidate: the fixed prefix up to the fault.
+
+Built from the task specification only: the fixed greeting, the scripted user's opening
+and identity answer, then the reference (gold) plan's calls — with the same confirmation
+exchange before each write that the scripted agents use — until the fault-bearing
+observation is delivered. When the plan reaches a call about the target entity without
+having read it, the target read is inserted just before that call (a reference agent looks
+a record up before acting on it); a plan that never touches the target reads it at the end.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sscbench.agents.base import GREETING, EpisodeContext
+from sscbench.agents.scripted.agent import IDENTITY_QUESTION
+from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
+from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.json_paths import flatten
+from sscbench.runs.events import (
+    AgentMessage,
+    AgentToolCall,
+    ToolObservation,
+    UserMessage,
+    VisibleEvent,
+)
+from sscbench.users.scripted import ScriptedUser
+
+
+def confirmation_text(name: str, arguments: dict[str, Any]) -> str:
+    """The confirmation a reference agent asks before a write."""
+    arguments_text = json.dumps(arguments, sort_keys=True)
+    return f"I will call {name} with {arguments_text}. Shall I proceed (yes/no)?"
+
+
+def events_hash(events: tuple[VisibleEvent, ...]) -> str:
+    """SHA-256 of the events' canonical JSON, wall-clock time excluded."""
+    payload = [e.model_dump(mode="json", exclude={"ts"}) for e in events]
+    return hashlib.sha256(
+        json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
+@dataclass
+class InjectionContext:
+    """``h_c``: the prefix events (ending with the fault-bearing observation) and the live
+    faulted episode positioned right after it."""
+
+    contract: FaultContract
+    events: tuple[VisibleEvent, ...]
+    env: EpisodeEnvironment
+    intervention: ContractIntervention
+    t_f: int
+
+    @property
+    def prefix_id(self) -> str:
+        """Stable id of the prefix."""
+        return f"{self.contract.contract_id}#h"
+
+    @property
+    def prefix_hash(self) -> str:
+        """Hash of the prefix events."""
+        return events_hash(self.events)
+
+    def fork(self) -> tuple[EpisodeEnvironment, ContractIntervention]:
+        """A read-only view of the episode with its own copy of the intervention state."""
+        intervention = copy.deepcopy(self.intervention)
+        return self.env.fork_for_reads(intervention), intervention
+
+
+class NoContext(Exception):
+    """The reference plan cannot deliver the fault-bearing observation."""
+
+
+def _references(contract: FaultContract, arguments: dict[str, Any], index: int) -> bool:
+    for spec in contract.interventions:
+        if isinstance(spec, WriteSuppression):
+            return (contract.target.logical_request or {}).get("gold_index") == index
+        if spec.role == "fault":
+            values = {str(v) for _, v in flatten(arguments)}
+            if any(str(v) in values for v in spec.match.values()):
+                return True
+    mentioned = {str(v) for _, v in flatten(arguments)}
+    return contract.target.entity_id in mentioned or any(
+        p.split(".")[1] in mentioned
+        for p in contract.target.paths
+        if p.startswith("payment_methods.")
+    )
+
+
+class _Builder:
+    def __init__(self, contract: FaultContract) -> None:
+        self.contract = contract
+        domain = load_domain(contract.domain)
+        self.task = domain.task(contract.task_id)
+        self.intervention = ContractIntervention(contract)
+        self.env = EpisodeEnvironment.open(contract.domain, self.task, self.intervention)
+        self.user = ScriptedUser()
+        self.user.start(EpisodeContext(contract.domain, self.task, 0, domain.policy))
+        self.events: list[VisibleEvent] = []
+        self.turn = 0
+        self.calls = 0
+
+    def say(self, text: str) -> None:
+        self.events.append(AgentMessage(step=len(self.events), turn=self.turn, content=text))
+        self.turn += 1
+
+    def hear(self) -> None:
+        text = self.user.next_message(tuple(self.events))
+        self.events.append(UserMessage(step=len(self.events), turn=self.turn, content=text))
+        self.turn += 1
+
+    def call(self, name: str, arguments: dict[str, Any]) -> None:
+        call_id = f"call_{self.calls}"
+        self.calls += 1
+        self.events.append(
+            AgentToolCall(
+                step=len(self.events),
+                turn=self.turn,
+                call_id=call_id,
+                name=name,
+                arguments=arguments,
+            )
+        )
+        self.turn += 1
+        obs = self.env.execute(
+            ToolCall(id=call_id, name=name, arguments=arguments), len(self.events)
+        )
+        self.events.append(
+            ToolObservation(
+                step=len(self.events),
+                turn=self.turn,
+                call_id=call_id,
+                content=obs.content,
+                error=obs.error,
+            )
+        )
+        self.turn += 1
+
+    def delivered(self) -> int | None:
+        for d in self.intervention.deliveries:
+            if d.role == "fault" and (d.effective or d.control):
+                return d.step
+        return None
+
+    def read_target(self) -> None:
+        for spec in self.contract.interventions:
+            if isinstance(spec, ObservationRewrite) and spec.role == "fault":
+                self.call(spec.tool, dict(spec.match))
+                return
+
+
+def build_context(contract: FaultContract) -> InjectionContext:
+    """Build ``h_c`` for a contract, or raise :class:`NoContext`."""
+    b = _Builder(contract)
+    b.say(GREETING)
+    b.hear()
+    b.say(IDENTITY_QUESTION)
+    b.hear()
+    kinds = tool_kinds(contract.domain)
+    actions = list(b.task.evaluation_criteria.actions or [])
+    for index, action in enumerate(actions):
+        arguments = copy.deepcopy(action.arguments)
+        if _references(contract, arguments, index):
+            b.read_target()
+        if (t_f := b.delivered()) is not None:
+            break
+        if kinds.get(action.name) == "write":
+            b.say(confirmation_text(action.name, arguments))
+            b.hear()
+        b.call(action.name, arguments)
+        if b.delivered() is not None:
+            break
+    if b.delivered() is None:
+        b.read_target()
+    t_f = b.delivered()
+    if t_f is None:
+        raise NoContext("the reference plan never delivers the fault-bearing observation")
+    events = tuple(b.events[: t_f + 1])
+    return InjectionContext(
+        contract=contract, events=events, env=b.env, intervention=b.intervention, t_f=t_f
+    )
