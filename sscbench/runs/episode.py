@@ -37,6 +37,7 @@ from sscbench.runs.ledger import JsonlWriter
 LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"
 TRUTH_FILE = "truth.jsonl"
+PROVIDER_CALLS_FILE = "provider_calls.jsonl"
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def run_episode(
             final_state_hash=None if graded is None else graded.final_state_hash,
             error=error,
         )
-        _write_sidecars(run_dir, env, agent, end)
+        _write_sidecars(run_dir, env, agent, user, end)
         ledger.append(end)
     return end
 
@@ -207,7 +208,10 @@ def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:
     return tuple(history)
 
 
-def _write_sidecars(run_dir: Path, env: EpisodeEnvironment, agent: Agent, end: RunEnd) -> None:
+def _write_sidecars(
+    run_dir: Path, env: EpisodeEnvironment, agent: Agent, user: User, end: RunEnd
+) -> None:
+
     with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
         for record in env.intervention_log:
             hidden.append(record)
@@ -225,4 +229,12 @@ def _write_sidecars(run_dir: Path, env: EpisodeEnvironment, agent: Agent, end: R
     if truth:
         with JsonlWriter(run_dir / TRUTH_FILE) as out:
             for item in truth:
+                out.append(item)
+    calls: list[BaseModel] = [
+        *getattr(agent, "provider_calls", []),
+        *getattr(user, "provider_calls", []),
+    ]
+    if calls:
+        with JsonlWriter(run_dir / PROVIDER_CALLS_FILE) as out:
+            for item in calls:
                 out.append(item)
