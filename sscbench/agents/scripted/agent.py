@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,7 +35,7 @@ from sscbench.agents.scripted.trust import EvidenceHabits, Resolution, chance, r
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
-from sscbench.json_paths import set_path
+from sscbench.json_paths import flatten, get_path, set_path
 from sscbench.runs.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
 
 IDENTITY_QUESTION = (
@@ -46,6 +47,9 @@ SALIENT_FIELDS = {
     "reservation": ("status", "cabin", "total_baggages", "nonfree_baggages"),
     "order": ("status",),
 }
+SALIENT_LEAF = re.compile(
+    r"(flights\.\d+\.(flight_number|date)|passengers\.\d+\.(first_name|last_name))"
+)
 PAYMENT_ARGUMENTS = ("payment_id", "payment_method_id")
 
 HABITS: dict[str, EvidenceHabits] = {
@@ -88,6 +92,7 @@ class _Filled:
     arg_uses: list[Use] = field(default_factory=list)
     mentions: list[Use] = field(default_factory=list)
     conflicts: list[tuple[FactKey, Resolution]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _fact_phrase(key: FactKey, value: Any) -> str:
@@ -95,6 +100,11 @@ def _fact_phrase(key: FactKey, value: Any) -> str:
     if etype == "result":
         return f"the {eid} result is {value}"
     return f"{path} of {etype} {eid} is {value}"
+
+
+def natural_key(path: str) -> list[int | str]:
+    """Order ``flights.10`` after ``flights.2``."""
+    return [int(t) if t.isdigit() else t for t in path.split(".")]
 
 
 def _call_key(name: str, args: dict[str, Any]) -> tuple[str, str]:
@@ -195,7 +205,7 @@ class ScriptedAgent:
                     entity_id=eid,
                     path=path,
                     value=sighting.value,
-                    source_step=sighting.step,
+                    source_step=None if sighting.step < 0 else sighting.step,
                     use="argument" if use == "argument" and operative else "mention",
                     operative=operative,
                 )
@@ -214,9 +224,14 @@ class ScriptedAgent:
     def _fill(self, action: PlannedAction) -> _Filled:
         filled = _Filled(arguments=copy.deepcopy(action.arguments))
         for binding in action.bindings:
-            value = self._take(filled, binding.fact, self._resolve(binding.fact), True)
+            res = self._resolve(binding.fact)
+            value = self._take(filled, binding.fact, res, True)
             if value is not None:
                 set_path(filled.arguments, binding.path, value)
+            elif res.rejected is not None:
+                # Every sighting refused: act on the plan's own value, and say where it came from.
+                literal = Sighting(get_path(filled.arguments, binding.path), -1, "plan", False)
+                filled.arg_uses.append((binding.fact, literal, True))
         for derivation in action.derivations:
             item_id = self._derive(filled, derivation)
             if item_id is not None:
@@ -233,20 +248,39 @@ class ScriptedAgent:
         if not records:
             return None
         variants = records[-1][2].get("variants") or {}
-        believed: dict[str, Any] = {}
+        delta = dict(d.delta)
+        kept: dict[str, Any] = {}
+        first_use = len(filled.arg_uses)
         for option in d.options:
+            if option in delta:
+                continue  # the requested change overrides the old value: not a use of it
             key = (d.order, f"items.{d.item_index}.options.{option}")
             value = self._take(filled, key, self._resolve(key), True)
             if value is None:
                 return None
-            believed[option] = value
-        target = {**believed, **dict(d.delta)}
-        scored = sorted(
-            (-sum(opts.get("options", {}).get(o) == v for o, v in target.items()), item_id)
-            for item_id, opts in variants.items()
-            if isinstance(opts, dict) and opts.get("available", True)
+            kept[option] = value
+        target = {**kept, **delta}
+        for item_id in sorted(variants):
+            variant = variants[item_id]
+            if isinstance(variant, dict) and variant.get("options") == target:
+                return str(item_id)
+        # No variant has those options: say so (relying on the believed options, which the
+        # note states) and fall back to the plan's item, which then uses none of them.
+        filled.mentions.extend(filled.arg_uses[first_use:])
+        del filled.arg_uses[first_use:]
+        filled.notes.append(
+            f"I could not find a variant of item {self._item_label(d)} with options "
+            f"{json.dumps(target, sort_keys=True)}; I will use the item from my notes."
         )
-        return scored[0][1] if scored else None
+        return None
+
+    def _item_label(self, d: VariantDerivation) -> str:
+        records = self._kb.records.get(d.order) or []
+        items = records[-1][2].get("items") if records else None
+        if isinstance(items, list) and d.item_index < len(items):
+            item = items[d.item_index]
+            return f"items.{d.item_index}. {item.get('item_id')} ({item.get('name')})"
+        return f"items.{d.item_index}."
 
     def _mention_payment_category(self, filled: _Filled, pid: str) -> None:
         for (entity, path), _ in list(self._kb.sightings.items()):
@@ -299,6 +333,7 @@ class ScriptedAgent:
             for k, r in filled.conflicts
             if r.rejected is not None
         )
+        notes += "".join(f" {note}" for note in filled.notes)
         return _Say(
             f"I will call {action.name} with {json.dumps(filled.arguments, sort_keys=True)}. "
             f"This relies on: {facts or 'no prior records'}.{notes} Shall I proceed (yes/no)?",
@@ -352,7 +387,11 @@ class ScriptedAgent:
         parts: list[str] = []
         uses: list[Use] = []
         for entity in written:
-            for name in SALIENT_FIELDS.get(entity[0], ()):
+            records = self._kb.records.get(entity) or []
+            latest = {p for p, _ in flatten(records[-1][2])} if records else set()
+            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in latest]
+            names += sorted((p for p in latest if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            for name in names:
                 key: FactKey = (entity, name)
                 res = self._resolve(key)
                 if res.chosen is not None:

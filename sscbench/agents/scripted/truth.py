@@ -16,7 +16,9 @@ class FactUse(BaseModel):
 
     ``operative`` is true when the agent acted on the value as true (an argument it
     passed, a statement it made as fact); false when it quoted the value only to flag or
-    verify it. ``source_step`` is the observation step the value came from.
+    verify it. ``source_step`` is the observation step the value came from, or ``None``
+    when the agent fell back to its own plan because it refused every sighting.
+
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -27,8 +29,9 @@ class FactUse(BaseModel):
     entity_id: str
     path: str
     value: Any
-    source_step: int
+    source_step: int | None
     use: Literal["argument", "mention"]
+
     operative: bool
 
 
