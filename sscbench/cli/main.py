@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sscbench import __version__
 from sscbench.cli import build as build_cmd
 from sscbench.cli import operators as operators_cmd
+from sscbench.cli import reconstruct as reconstruct_cmd
 from sscbench.cli import run as run_cmd
 from sscbench.cli import show as show_cmd
 from sscbench.cli import witness as witness_cmd
@@ -25,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sscbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (run_cmd, show_cmd, operators_cmd, build_cmd, witness_cmd):
+    for module in (run_cmd, show_cmd, operators_cmd, build_cmd, witness_cmd, reconstruct_cmd):
         module.register(sub)
     return parser
 

@@ -25,7 +25,7 @@ from sscbench.envs.intervention import (
     InterventionRecord,
     WriteDecision,
 )
-from sscbench.envs.state import EpisodeState
+from sscbench.envs.state import Checkpoint, EpisodeState
 from sscbench.envs.tau2_runtime import prepare_tau2
 from sscbench.errors import ConfigError, HarnessError
 
@@ -140,7 +140,7 @@ class EpisodeEnvironment:
         )
         self.calls_executed += 1
         suppress = False
-        undo: tuple[dict[Any, Any], dict[str, set[str]], str] | None = None
+        undo: tuple[Checkpoint, str] | None = None
         if kind == "write":
             if self._read_only:
                 raise HarnessError(f"write {call.name} through a read-only fork of an episode")
@@ -149,7 +149,7 @@ class EpisodeEnvironment:
             footprint = write_footprint(self.domain.name, call.name, self.state.db, call.arguments)
             if suppress:
                 keys = footprint if footprint is not None else self._all_keys()
-                undo = (self.state.checkpoint(keys), self.state.key_sets(), self.state.state_hash())
+                undo = (self.state.checkpoint(keys), self.state.state_hash())
                 self.state.fork(keys)
             elif footprint is None:
                 self.state.own_everything()
@@ -158,8 +158,8 @@ class EpisodeEnvironment:
                     self.state.own(key)
         observation = self._invoke(call)
         if undo is not None:
-            saved, key_sets, before = undo
-            self.state.restore(saved, key_sets)
+            saved, before = undo
+            self.state.restore(saved)
             after = self.state.state_hash()
             if after != before:
                 raise HarnessError(

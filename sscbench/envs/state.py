@@ -80,6 +80,15 @@ def state_hash_of(db: Any, collections: tuple[str, ...]) -> str:
     return _combine(digests)
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """Enough to undo one write (see :meth:`EpisodeState.checkpoint`)."""
+
+    objects: dict[EntityKey, Any]
+    owned_before: frozenset[EntityKey]
+    key_sets: dict[str, set[str]]
+
+
 @dataclass
 class EpisodeState:
     """Copy-on-write database of one episode.
@@ -124,13 +133,18 @@ class EpisodeState:
             for key in list(coll):
                 self.own((name, key))
 
-    def checkpoint(self, keys: list[EntityKey]) -> dict[EntityKey, Any]:
-        """Objects currently held at ``keys`` (``None`` = absent), to undo a write later.
+    def checkpoint(self, keys: list[EntityKey]) -> Checkpoint:
+        """What ``keys`` hold now — objects, ownership, every collection's key set — so a
+        write can be undone.
 
         The caller must then :meth:`fork` the keys so the write mutates fresh copies and the
         checkpointed objects stay intact.
         """
-        return {k: self.collection(k[0]).get(k[1]) for k in keys}
+        return Checkpoint(
+            objects={k: self.collection(k[0]).get(k[1]) for k in keys},
+            owned_before=frozenset(k for k in keys if k in self.owned),
+            key_sets=self.key_sets(),
+        )
 
     def fork(self, keys: list[EntityKey]) -> None:
         """Give ``keys`` fresh deep copies even if already owned (needed before undo)."""
@@ -140,15 +154,19 @@ class EpisodeState:
                 coll[key[1]] = coll[key[1]].model_copy(deep=True)
                 self.owned.add(key)
 
-    def restore(self, saved: dict[EntityKey, Any], key_sets: dict[str, set[str]]) -> None:
-        """Undo a write: put back checkpointed objects and drop keys the write created."""
-        for (name, key), obj in saved.items():
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Undo a write: put back checkpointed objects *and their ownership* (a restored
+        base object is shared again and must be copied before the next write), and drop keys
+        the write created."""
+        for (name, key), obj in checkpoint.objects.items():
             coll = self.collection(name)
             if obj is None:
                 coll.pop(key, None)
             else:
                 coll[key] = obj
-        for name, before in key_sets.items():
+            if (name, key) not in checkpoint.owned_before:
+                self.owned.discard((name, key))
+        for name, before in checkpoint.key_sets.items():
             coll = self.collection(name)
             for key in set(coll) - before:
                 del coll[key]

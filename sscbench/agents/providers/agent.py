@@ -1,0 +1,129 @@
+"""Agents under test backed by a model provider: OpenAI, Anthropic, OpenAI-compatible.
+
+All three share the τ² scaffold (system prompt, tool schemas, greeting and turn protocol)
+and differ only in the wire format behind them. Each call of :meth:`next_turn` renders the
+full model-visible history afresh (as τ²'s ``LLMAgent`` sends its full state each turn),
+so what the model is shown is a function of the ledger alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any, ClassVar
+
+from sscbench.agents.base import AgentTurn, EpisodeContext
+from sscbench.agents.providers.anthropic_messages import (
+    DEFAULT_MAX_TOKENS,
+    AnthropicMessagesBackend,
+)
+from sscbench.agents.providers.arguments import parse_arguments
+from sscbench.agents.providers.client import Backend, ProviderClient
+from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+from sscbench.agents.providers.records import Completion, ProviderCall
+from sscbench.agents.providers.scaffold import Scaffold, agent_scaffold
+from sscbench.agents.providers.transcript import Message, agent_transcript
+from sscbench.envs.calls import ToolCall
+from sscbench.errors import ConfigError, HarnessError
+from sscbench.runs.events import ParticipantSpec, VisibleEvent
+
+
+class ProviderAgent:
+    """An :class:`~sscbench.agents.base.Agent` whose turns come from a model provider.
+
+    ``provider_calls`` holds one record per attempt of the current episode; the episode
+    loop writes them to ``provider_calls.jsonl``. An empty reply, still empty after τ²'s
+    re-asks, ends the agent's part (``agent_stop``), as an agent with nothing to say.
+    """
+
+    name: ClassVar[str]
+
+    def __init__(self, config: ProviderConfig, backend: Backend) -> None:
+        self.config = config
+        self.spec = ParticipantSpec(name=self.name, params=config.params())
+        self.provider_calls: list[ProviderCall] = []
+        self._backend = backend
+        self._client = ProviderClient(backend, config, "agent", self.provider_calls)
+        self._scaffold: Scaffold | None = None
+        self._seed = 0
+        self._reasoning: dict[tuple[str, ...], tuple[dict[str, Any], ...]] = {}
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Build the scaffold for the episode and start a fresh record list."""
+        self._scaffold = agent_scaffold(ctx)
+        self._seed = self.config.seed if self.config.seed is not None else ctx.seed
+        self._reasoning = {}
+        self.provider_calls = []
+        self._client = ProviderClient(self._backend, self.config, "agent", self.provider_calls)
+
+    def next_turn(self, history: Sequence[VisibleEvent]) -> AgentTurn:
+        """Ask the model for the next turn given the full history."""
+        if self._scaffold is None:
+            raise HarnessError(f"{self.name} agent: next_turn before start")
+        transcript = [self._with_reasoning(m) for m in agent_transcript(history)]
+        request = self._backend.build_request(
+            self._scaffold.system, transcript, self._scaffold.tool_list(), self._seed
+        )
+        completion = self._client.complete(request, seed=self._seed, step=len(history))
+        return self._turn(completion, step=len(history))
+
+    def _with_reasoning(self, message: Message) -> Message:
+        if not message.calls:
+            return message
+        blocks = self._reasoning.get(tuple(c.call_id for c in message.calls), ())
+        return replace(message, reasoning=tuple(dict(b) for b in blocks))
+
+    def _turn(self, completion: Completion, step: int) -> AgentTurn:
+        if completion.is_empty:
+            return AgentTurn()
+        calls = tuple(
+            ToolCall(
+                id=call.id or f"call_{step}_{index}",  # some local servers send no id
+                name=call.name,
+                arguments=parse_arguments(call.arguments),
+            )
+            for index, call in enumerate(completion.calls)
+        )
+        if calls and completion.reasoning:
+            self._reasoning[tuple(c.id for c in calls)] = completion.reasoning
+        text = completion.text if completion.text and completion.text.strip() else None
+        return AgentTurn(text=text, tool_calls=calls)
+
+
+class OpenAIAgent(ProviderAgent):
+    """Chat completions with tool calling on the OpenAI API (key in ``OPENAI_API_KEY``)."""
+
+    name = "openai"
+
+    def __init__(self, config: ProviderConfig) -> None:
+        if config.thinking_budget is not None:
+            raise ConfigError("thinking_budget is Anthropic-only; use reasoning_effort")
+        super().__init__(config, OpenAIChatBackend(config))
+
+
+class OpenAICompatibleAgent(ProviderAgent):
+    """Chat completions on an OpenAI-compatible server (vLLM, Ollama, llama.cpp, ...).
+
+    ``base_url`` is required; ``api_key_env`` is optional (no key is sent without it).
+    """
+
+    name = "openai-compatible"
+
+    def __init__(self, config: ProviderConfig) -> None:
+        if not config.base_url:
+            raise ConfigError("openai-compatible needs base_url, e.g. http://localhost:8000/v1")
+        if config.thinking_budget is not None:
+            raise ConfigError("thinking_budget is Anthropic-only; use extra_body")
+        super().__init__(config, OpenAIChatBackend(config, compatible=True))
+
+
+class AnthropicAgent(ProviderAgent):
+    """Messages API with tool use (key in ``ANTHROPIC_API_KEY``)."""
+
+    name = "anthropic"
+
+    def __init__(self, config: ProviderConfig) -> None:
+        if config.max_tokens is None:  # required by the API; recorded, not implied
+            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
+        super().__init__(config, AnthropicMessagesBackend(config))

@@ -1,0 +1,207 @@
+"""Anthropic messages API with tool use, through the official ``anthropic`` SDK.
+
+The neutral transcript is rendered the way litellm renders τ²'s messages for Anthropic:
+the system prompt goes in ``system``; tool calls become ``tool_use`` blocks of the
+assistant turn; tool results become ``tool_result`` blocks of a user turn, consecutive
+results (and any user text right after them) merged into one user turn; empty text is
+dropped from tool-use turns and replaced by litellm's placeholder elsewhere (Anthropic
+rejects empty text blocks). Thinking blocks returned with a tool-use turn are sent back
+with it, as the API requires when extended thinking is on.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sscbench.agents.providers.arguments import RAW_ARGUMENTS, raw_arguments
+from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.providers.credentials import read_api_key
+from sscbench.agents.providers.records import Completion, CompletionCall
+from sscbench.agents.providers.retry import Failure, retry_after_seconds, transient_status
+from sscbench.agents.providers.transcript import Message
+
+DEFAULT_MAX_TOKENS = 8192
+"""Anthropic requires ``max_tokens``; litellm (τ²) sends the model's maximum output."""
+
+EMPTY_TEXT_PLACEHOLDER = "[System: Empty message content sanitised to satisfy protocol]"
+"""litellm's substitute for an empty text turn (``factory._EMPTY_TEXT_PLACEHOLDER``)."""
+
+REASONING_BLOCKS = {
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+"""Blocks sent back verbatim with their turn, and the wire fields each one carries."""
+
+
+def _text_blocks(text: str | None, *, droppable: bool) -> list[dict[str, Any]]:
+    if text is not None and text.strip():
+        return [{"type": "text", "text": text}]
+    return [] if droppable else [{"type": "text", "text": EMPTY_TEXT_PLACEHOLDER}]
+
+
+def _tool_input(arguments: Mapping[str, Any]) -> dict[str, Any]:
+    # Anthropic's tool_use input is an object; unparseable output (possible only from
+    # OpenAI-style servers) is passed back under its marker key rather than dropped.
+    raw = raw_arguments(arguments)
+    return {RAW_ARGUMENTS: raw} if raw is not None else dict(arguments)
+
+
+def to_anthropic_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]:
+    """The messages-API ``messages`` array (system prompt excluded)."""
+    out: list[dict[str, Any]] = []
+    for message in transcript:
+        if message.role == "tool":
+            role = "user"
+            blocks: list[dict[str, Any]] = [
+                {"type": "tool_result", "tool_use_id": message.call_id, "content": message.text}
+            ]
+        elif message.role == "assistant":
+            role = "assistant"
+            blocks = [dict(b) for b in message.reasoning]
+            blocks += _text_blocks(message.text, droppable=bool(message.calls))
+            blocks += [
+                {
+                    "type": "tool_use",
+                    "id": call.call_id,
+                    "name": call.name,
+                    "input": _tool_input(call.arguments),
+                }
+                for call in message.calls
+            ]
+        else:
+            role = "user"
+            blocks = _text_blocks(message.text, droppable=False)
+        if out and out[-1]["role"] == role:
+            out[-1]["content"].extend(blocks)
+        else:
+            out.append({"role": role, "content": blocks})
+    return out
+
+
+def to_anthropic_tools(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """OpenAI function schemas as Anthropic tools (name, description, input_schema)."""
+    return [
+        {
+            "name": t["function"]["name"],
+            "description": t["function"]["description"],
+            "input_schema": t["function"]["parameters"],
+        }
+        for t in tools
+    ]
+
+
+class AnthropicMessagesBackend:
+    """Messages API on api.anthropic.com (or a ``base_url`` speaking it)."""
+
+    provider = "anthropic"
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self.config = config
+        self.endpoint = config.base_url or "https://api.anthropic.com"
+        self._key_env = config.api_key_env or "ANTHROPIC_API_KEY"
+        self._key: str | None = None
+        self._client: Any = None
+
+    def build_request(
+        self,
+        system: str,
+        transcript: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None,
+        seed: int,
+    ) -> dict[str, Any]:
+        """SDK keyword arguments plus ``extra_body`` (temperature travels there: this SDK
+        version has no ``temperature`` parameter). The seed is not sent: the API has none.
+        """
+        c = self.config
+        params: dict[str, Any] = {
+            "model": c.model,
+            "max_tokens": c.max_tokens or DEFAULT_MAX_TOKENS,
+            "system": system,
+            "messages": to_anthropic_messages(transcript),
+        }
+        if tools:
+            params["tools"] = to_anthropic_tools(tools)
+            params["tool_choice"] = {"type": "auto"}
+        if c.thinking_budget is not None:
+            params["thinking"] = {"type": "enabled", "budget_tokens": c.thinking_budget}
+        if c.reasoning_effort is not None:
+            params["output_config"] = {"effort": c.reasoning_effort}
+        extra: dict[str, Any] = {}
+        if c.temperature is not None:
+            extra["temperature"] = c.temperature
+        extra.update(c.extra_body)
+        return {"params": params, "extra_body": extra}
+
+    def _sdk(self) -> Any:
+        if self._client is None:
+            import anthropic  # 3 s: imported only when a request really goes out
+
+            self._key = read_api_key(self._key_env)
+            self._client = anthropic.Anthropic(
+                api_key=self._key,
+                base_url=self.config.base_url,
+                timeout=self.config.timeout,
+                max_retries=0,
+            )
+        return self._client
+
+    def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """One ``messages.create`` call; the raw response as JSON."""
+        response = self._sdk().messages.create(
+            **request["params"], extra_body=request["extra_body"] or None
+        )
+        raw: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
+        return raw
+
+    def parse(self, response: Mapping[str, Any]) -> Completion:
+        """Text blocks joined, ``tool_use`` blocks as calls, thinking blocks kept aside."""
+        texts: list[str] = []
+        calls: list[CompletionCall] = []
+        reasoning: list[dict[str, Any]] = []
+        for block in response["content"]:
+            kind = block.get("type")
+            if kind == "text":
+                texts.append(block["text"])
+            elif kind == "tool_use":
+                calls.append(
+                    CompletionCall(
+                        id=block["id"], name=block["name"], arguments=json.dumps(block["input"])
+                    )
+                )
+            elif kind in REASONING_BLOCKS:
+                fields = REASONING_BLOCKS[kind]
+                reasoning.append({k: block[k] for k in fields if k in block})
+        usage = response.get("usage") or {}
+        return Completion(
+            text="".join(texts) if texts else None,
+            calls=tuple(calls),
+            reasoning=tuple(reasoning),
+            input_tokens=usage.get("input_tokens"),
+            output_tokens=usage.get("output_tokens"),
+            finish_reason=response.get("stop_reason"),
+        )
+
+    def classify(self, exc: BaseException) -> Failure | None:
+        """HTTP errors by status (529 overloaded included), connection errors, timeouts."""
+        if "anthropic" not in sys.modules:
+            return None  # the SDK was never used, so this cannot be one of its errors
+        import anthropic
+
+        if isinstance(exc, anthropic.APIStatusError):
+            return Failure(
+                transient=transient_status(exc.status_code),
+                http_status=exc.status_code,
+                retry_after=retry_after_seconds(exc.response.headers),
+            )
+        if isinstance(exc, anthropic.APIConnectionError):  # includes APITimeoutError
+            return Failure(transient=True)
+        if isinstance(exc, anthropic.APIError):
+            return Failure(transient=False)
+        return None
+
+    def secret(self) -> str | None:
+        """The key read from the environment, if any."""
+        return self._key

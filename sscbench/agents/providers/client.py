@@ -1,0 +1,222 @@
+"""The request pipeline shared by every provider: cache → rate limit → retries → records.
+
+A :class:`Backend` knows one wire format (how to build, send and parse a request and how
+to classify its SDK's errors); :class:`ProviderClient` adds everything else the same way
+for all of them, and records every attempt as a :class:`ProviderCall`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+from tenacity import Retrying, retry_if_exception, stop_after_attempt
+
+from sscbench.agents.providers.cache import ResponseCache, request_hash
+from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.providers.credentials import redact
+from sscbench.agents.providers.errors import ProviderError
+from sscbench.agents.providers.rate_limit import RateLimiter, shared_limiter
+from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
+from sscbench.agents.providers.retry import Backoff, Failure
+from sscbench.agents.providers.transcript import Message
+
+ERROR_TEXT_LIMIT = 500
+
+
+class Backend(Protocol):
+    """One provider wire format on top of its official SDK."""
+
+    provider: str
+    """Recorded provider name: ``openai``, ``anthropic`` or ``openai-compatible``."""
+
+    endpoint: str
+    """API root (rate limits are shared per provider endpoint)."""
+
+    def build_request(
+        self,
+        system: str,
+        transcript: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None,
+        seed: int,
+    ) -> dict[str, Any]:
+        """The JSON request for one reply (SDK keyword arguments plus extra body)."""
+        ...
+
+    def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Send ``request`` once (no SDK retries) and return the raw response JSON."""
+        ...
+
+    def parse(self, response: Mapping[str, Any]) -> Completion:
+        """Read a raw response (live or cached) into a :class:`Completion`."""
+        ...
+
+    def classify(self, exc: BaseException) -> Failure | None:
+        """Classify an SDK error; None for anything that is not a provider error."""
+        ...
+
+    def secret(self) -> str | None:
+        """The API key in use, if one was read (for redaction only)."""
+        ...
+
+
+class ProviderClient:
+    """Sends one participant's requests and keeps its :class:`ProviderCall` records."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        config: ProviderConfig,
+        role: Literal["agent", "user"],
+        calls: list[ProviderCall],
+    ) -> None:
+        self.backend = backend
+        self.config = config
+        self.role = role
+        self.calls = calls
+        self.cache = ResponseCache(config.cache_dir) if config.cache_dir else None
+        self._limiter: RateLimiter | None = None
+        if config.requests_per_minute is not None:
+            self._limiter = shared_limiter(
+                backend.provider, backend.endpoint, config.requests_per_minute
+            )
+
+    def complete(self, request: Mapping[str, Any], *, seed: int, step: int) -> Completion:
+        """One reply for ``request``, re-asking after empty replies as τ² does.
+
+        Each re-ask has its own cache key (``empty_retry`` in the salt), so a replay sees
+        the same empty replies and the same final one. The episode seed is part of every
+        key, also for providers that do not accept a seed: repetitions are then distinct
+        samples, never replays of each other.
+        """
+        completion = Completion(text=None)
+        for empty_retry in range(self.config.empty_retries + 1):
+            salt: dict[str, Any] = {"seed": seed}
+            if empty_retry:
+                salt["empty_retry"] = empty_retry
+            completion = self._complete_once(request, salt, step)
+            if not completion.is_empty:
+                break
+        return completion
+
+    def _complete_once(
+        self, request: Mapping[str, Any], salt: Mapping[str, Any], step: int
+    ) -> Completion:
+        key = request_hash({"provider": self.backend.provider, "request": request, "salt": salt})
+        if self.cache is not None:
+            cached = self.cache.get(key)
+            if cached is not None:
+                start = time.monotonic()
+                completion = self.backend.parse(cached)
+                self._record(key, step, 1, "cache_hit", start, completion=completion)
+                return completion
+        response, completion = self._send_with_retries(request, key, step)
+        if self.cache is not None:
+            self.cache.put(key, response, provider=self.backend.provider, model=self.config.model)
+        return completion
+
+    def _send_with_retries(
+        self, request: Mapping[str, Any], key: str, step: int
+    ) -> tuple[dict[str, Any], Completion]:
+        retrying = Retrying(
+            stop=stop_after_attempt(self.config.max_retries + 1),
+            wait=Backoff(
+                self.config.retry_initial_wait, self.config.retry_max_wait, self.backend.classify
+            ),
+            retry=retry_if_exception(self._transient),
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    return self._attempt(request, key, step, attempt.retry_state.attempt_number)
+        except ProviderError:
+            raise
+        except Exception as exc:
+            failure = self.backend.classify(exc)
+            if failure is None:
+                raise  # not a provider error: a harness bug, with its own traceback
+            raise ProviderError(self._describe(exc, failure)) from None
+        raise AssertionError("unreachable: tenacity either returns or raises")
+
+    def _attempt(
+        self, request: Mapping[str, Any], key: str, step: int, number: int
+    ) -> tuple[dict[str, Any], Completion]:
+        if self._limiter is not None:
+            self._limiter.acquire()
+        start = time.monotonic()
+        try:
+            response = self.backend.send(request)
+        except Exception as exc:
+            failure = self.backend.classify(exc)
+            if failure is not None:
+                self._record(key, step, number, "error", start, exc=exc, failure=failure)
+            raise
+        try:
+            completion = self.backend.parse(response)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            self._record(key, step, number, "error", start, exc=exc)
+            raise ProviderError(
+                f"{self.backend.provider} model {self.config.model}: unreadable response "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+        status: CallStatus = "empty" if completion.is_empty else "ok"
+        self._record(key, step, number, status, start, completion=completion)
+        return response, completion
+
+    def _transient(self, exc: BaseException) -> bool:
+        failure = self.backend.classify(exc)
+        return failure is not None and failure.transient
+
+    def _describe(self, exc: BaseException, failure: Failure) -> str:
+        status = f"HTTP {failure.http_status}" if failure.http_status else "no HTTP status"
+        kind = "after retries" if failure.transient else "(not retryable)"
+        message = redact(str(exc), self.backend.secret())[:ERROR_TEXT_LIMIT]
+        return (
+            f"{self.backend.provider} model {self.config.model} failed {kind}: "
+            f"{type(exc).__name__}, {status}: {message}"
+        )
+
+    def _record(
+        self,
+        key: str,
+        step: int,
+        attempt: int,
+        status: CallStatus,
+        start: float,
+        *,
+        completion: Completion | None = None,
+        exc: BaseException | None = None,
+        failure: Failure | None = None,
+    ) -> None:
+        input_tokens = completion.input_tokens if completion else None
+        output_tokens = completion.output_tokens if completion else None
+        cost: float | None = None
+        if status == "cache_hit":
+            cost = 0.0
+        elif completion is not None:
+            cost = self.config.cost(input_tokens, output_tokens)
+        error = None
+        if exc is not None:
+            error = redact(str(exc), self.backend.secret())[:ERROR_TEXT_LIMIT]
+        self.calls.append(
+            ProviderCall(
+                ts=time.time(),
+                role=self.role,
+                provider=self.backend.provider,
+                model=self.config.model,
+                step=step,
+                request_hash=key,
+                attempt=attempt,
+                status=status,
+                http_status=failure.http_status if failure else None,
+                error_class=type(exc).__name__ if exc is not None else None,
+                error=error,
+                latency_s=time.monotonic() - start,
+                input_tokens=input_tokens,
+                output_tokens=output_tokens,
+                cost_usd=cost,
+                cache_hit=status == "cache_hit",
+            )
+        )

@@ -1,0 +1,99 @@
+"""How a provider-backed participant is configured (one frozen record per agent or user).
+
+Every field is recorded in the ledger header (``spec.params``) so a run can be rebuilt from
+its ledger alone. Nothing here is secret: the API key is referred to by the *name* of the
+environment variable that holds it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from sscbench.agents.providers.credentials import ENV_NAME
+from sscbench.errors import ConfigError
+
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+
+
+class ProviderConfig(BaseModel):
+    """Model, decoding settings and the client's operational settings.
+
+    Defaults follow τ²: temperature 0 and three retries of an empty reply. ``seed=None``
+    uses the episode's seed (τ²'s orchestrator sets the model seed to the run seed).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str = Field(min_length=1, description="provider model id, e.g. gpt-4.1")
+    temperature: float | None = Field(default=0.0, ge=0.0, description="None: not sent")
+    max_tokens: int | None = Field(default=None, ge=1, description="reply token limit")
+    seed: int | None = Field(default=None, description="None: the episode's seed")
+    reasoning_effort: ReasoningEffort | None = Field(
+        default=None, description="OpenAI reasoning_effort / Anthropic output_config.effort"
+    )
+    thinking_budget: int | None = Field(
+        default=None, ge=1024, description="Anthropic extended-thinking budget (tokens)"
+    )
+    extra_body: dict[str, Any] = Field(
+        default_factory=dict, description="extra request fields, sent verbatim and hashed"
+    )
+    base_url: str | None = Field(default=None, description="API root; None: the SDK default")
+    api_key_env: str | None = Field(
+        default=None, description="NAME of the environment variable holding the key"
+    )
+    timeout: float = Field(default=120.0, gt=0, description="seconds per attempt")
+    max_retries: int = Field(default=5, ge=0, description="retries of a transient failure")
+    retry_initial_wait: float = Field(default=1.0, ge=0, description="backoff scale, seconds")
+    retry_max_wait: float = Field(default=60.0, ge=0, description="backoff cap, seconds")
+    empty_retries: int = Field(default=3, ge=0, description="re-asks after an empty reply")
+    cache_dir: str | None = Field(default=None, description="response cache; None: off")
+    requests_per_minute: float | None = Field(default=None, gt=0, description="rate limit")
+    input_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
+    output_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
+
+    @field_validator("api_key_env")
+    @classmethod
+    def _env_name(cls, value: str | None) -> str | None:
+        if value is not None and not ENV_NAME.fullmatch(value):
+            raise ValueError(
+                "api_key_env is the NAME of the environment variable holding the key "
+                "(e.g. OPENAI_API_KEY), not the key itself"
+            )
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _no_credentials_in_url(cls, value: str | None) -> str | None:
+        if value is not None and "@" in value.split("//", 1)[-1].split("/", 1)[0]:
+            raise ValueError("base_url must not embed credentials; use api_key_env")
+        return value
+
+    def params(self) -> dict[str, Any]:
+        """The configuration as recorded in the ledger header (JSON values, no secret)."""
+        return self.model_dump(mode="json")
+
+    def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+        """USD cost of one reply, or None when prices or token counts are unknown."""
+        if self.input_price_per_mtok is None or self.output_price_per_mtok is None:
+            return None
+        if input_tokens is None or output_tokens is None:
+            return None
+        return (
+            input_tokens * self.input_price_per_mtok + output_tokens * self.output_price_per_mtok
+        ) / 1_000_000
+
+
+def parse_config(params: dict[str, Any], **defaults: Any) -> ProviderConfig:
+    """Validate registry parameters into a config; bad input is a :class:`ConfigError`."""
+    try:
+        return ProviderConfig.model_validate({**defaults, **params})
+    except ValidationError as exc:
+        # Input values are left out on purpose: a key pasted into the wrong field must not
+        # end up in an error message.
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or 'config'}: {err['msg']}"
+            for err in exc.errors(include_url=False, include_input=False)
+        )
+        raise ConfigError(f"invalid provider configuration: {problems}") from None

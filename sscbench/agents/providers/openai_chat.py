@@ -1,0 +1,167 @@
+"""OpenAI chat completions with tool calling, through the official ``openai`` SDK.
+
+Used by :class:`~sscbench.agents.providers.agent.OpenAIAgent` and, with a ``base_url``, by
+:class:`~sscbench.agents.providers.agent.OpenAICompatibleAgent` (vLLM, Ollama, llama.cpp
+server, ...). Messages are rendered as τ²'s ``to_litellm_messages`` renders them: system
+prompt first, one assistant message per agent turn with its ``tool_calls``, one ``tool``
+message per observation with its ``tool_call_id``; ``tool_choice`` is ``"auto"`` whenever
+tools are offered, as in τ²'s ``generate``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sscbench.agents.providers.arguments import dump_arguments
+from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.providers.credentials import read_api_key
+from sscbench.agents.providers.records import Completion, CompletionCall
+from sscbench.agents.providers.retry import Failure, retry_after_seconds, transient_status
+from sscbench.agents.providers.transcript import Message
+
+NO_KEY = "no-key"
+"""Sent to compatible servers that need no key: the SDK would otherwise fall back to
+``OPENAI_API_KEY`` and hand a real OpenAI key to a third-party server."""
+
+
+def to_openai_messages(system: str, transcript: Sequence[Message]) -> list[dict[str, Any]]:
+    """The chat-completions ``messages`` array."""
+    out: list[dict[str, Any]] = [{"role": "system", "content": system}]
+    for message in transcript:
+        if message.role == "tool":
+            out.append({"role": "tool", "tool_call_id": message.call_id, "content": message.text})
+        elif message.role == "assistant" and message.calls:
+            out.append(
+                {
+                    "role": "assistant",
+                    "content": message.text or None,
+                    "tool_calls": [
+                        {
+                            "id": call.call_id,
+                            "type": "function",
+                            "function": {
+                                "name": call.name,
+                                "arguments": dump_arguments(call.arguments),
+                            },
+                        }
+                        for call in message.calls
+                    ],
+                }
+            )
+        else:
+            out.append({"role": message.role, "content": message.text or ""})
+    return out
+
+
+class OpenAIChatBackend:
+    """Chat completions on api.openai.com or any server that speaks the same protocol.
+
+    ``compatible`` servers get ``max_tokens`` (widely implemented) instead of OpenAI's
+    ``max_completion_tokens`` (required by its reasoning models), and a placeholder key
+    when ``api_key_env`` is unset.
+    """
+
+    def __init__(self, config: ProviderConfig, *, compatible: bool = False) -> None:
+        self.config = config
+        self.compatible = compatible
+        self.provider = "openai-compatible" if compatible else "openai"
+        self.endpoint = config.base_url or "https://api.openai.com/v1"
+        self._key_env = config.api_key_env or (None if compatible else "OPENAI_API_KEY")
+        self._key: str | None = None
+        self._client: Any = None
+
+    def build_request(
+        self,
+        system: str,
+        transcript: Sequence[Message],
+        tools: Sequence[Mapping[str, Any]] | None,
+        seed: int,
+    ) -> dict[str, Any]:
+        """SDK keyword arguments (``params``) plus provider-specific ``extra_body``."""
+        c = self.config
+        params: dict[str, Any] = {
+            "model": c.model,
+            "messages": to_openai_messages(system, transcript),
+        }
+        if tools:
+            params["tools"] = [dict(t) for t in tools]
+            params["tool_choice"] = "auto"
+        if c.temperature is not None:
+            params["temperature"] = c.temperature
+        params["seed"] = seed
+        if c.max_tokens is not None:
+            params["max_tokens" if self.compatible else "max_completion_tokens"] = c.max_tokens
+        if c.reasoning_effort is not None:
+            params["reasoning_effort"] = c.reasoning_effort
+        return {"params": params, "extra_body": dict(c.extra_body)}
+
+    def _sdk(self) -> Any:
+        if self._client is None:
+            import openai  # 1 s: imported only when a request really goes out
+
+            if self._key_env is not None:
+                self._key = read_api_key(self._key_env)
+            self._client = openai.OpenAI(
+                api_key=self._key or NO_KEY,
+                base_url=self.config.base_url,
+                timeout=self.config.timeout,
+                max_retries=0,
+            )
+        return self._client
+
+    def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """One ``chat.completions.create`` call; the raw response as JSON."""
+        response = self._sdk().chat.completions.create(
+            **request["params"], extra_body=request["extra_body"] or None
+        )
+        raw: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
+        return raw
+
+    def parse(self, response: Mapping[str, Any]) -> Completion:
+        """First choice's text and function calls, plus token usage."""
+        choices = response.get("choices") or []
+        if not choices:
+            raise ValueError("response has no choices")
+        choice = choices[0]
+        message = choice["message"]
+        calls = tuple(
+            CompletionCall(
+                id=call.get("id") or "",
+                name=call["function"]["name"],
+                arguments=call["function"].get("arguments") or "",
+            )
+            for call in message.get("tool_calls") or []
+            if call.get("type", "function") == "function"
+        )
+        usage = response.get("usage") or {}
+        return Completion(
+            text=message.get("content"),
+            calls=calls,
+            input_tokens=usage.get("prompt_tokens"),
+            output_tokens=usage.get("completion_tokens"),
+            finish_reason=choice.get("finish_reason"),
+        )
+
+    def classify(self, exc: BaseException) -> Failure | None:
+        """HTTP errors by status, connection errors and timeouts as transient."""
+        if "openai" not in sys.modules:
+            return None  # the SDK was never used, so this cannot be one of its errors
+        import openai
+
+        if isinstance(exc, openai.APIStatusError):
+            return Failure(
+                transient=transient_status(exc.status_code),
+                http_status=exc.status_code,
+                retry_after=retry_after_seconds(exc.response.headers),
+            )
+        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
+            return Failure(transient=True)
+        if isinstance(exc, openai.APIError):
+            return Failure(transient=False)
+        return None
+
+    def secret(self) -> str | None:
+        """The key read from the environment, if any."""
+        return self._key

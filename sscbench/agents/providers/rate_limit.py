@@ -1,0 +1,67 @@
+"""A per-provider request-rate limiter, safe across threads and asyncio tasks.
+
+Each request reserves the next free slot under a lock (a few arithmetic operations, never
+held while waiting) and then sleeps until its slot, in a thread with :meth:`acquire` or in
+a coroutine with :meth:`acquire_async`. Agents and user simulators talking to the same
+provider endpoint share one limiter, because providers limit the account, not the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+
+
+class RateLimiter:
+    """At most ``per_minute`` requests per minute, evenly spaced (no bursts)."""
+
+    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if per_minute <= 0:
+            raise ValueError("per_minute must be positive")
+        self.interval = 60.0 / per_minute
+        self._clock = clock
+        self._next = float("-inf")
+        self._lock = threading.Lock()
+
+    def tighten(self, per_minute: float) -> None:
+        """Lower the rate to ``per_minute`` if that is stricter (shared limiters)."""
+        with self._lock:
+            self.interval = max(self.interval, 60.0 / per_minute)
+
+    def reserve(self) -> float:
+        """Claim the next slot; return how many seconds to wait for it."""
+        with self._lock:
+            now = self._clock()
+            start = max(now, self._next)
+            self._next = start + self.interval
+            return start - now
+
+    def acquire(self) -> None:
+        """Block the calling thread until its slot."""
+        delay = self.reserve()
+        if delay > 0:
+            time.sleep(delay)
+
+    async def acquire_async(self) -> None:
+        """Suspend the calling task until its slot."""
+        delay = self.reserve()
+        if delay > 0:
+            await asyncio.sleep(delay)
+
+
+_SHARED: dict[tuple[str, str], RateLimiter] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_limiter(provider: str, endpoint: str, per_minute: float) -> RateLimiter:
+    """The process-wide limiter of one provider endpoint; the strictest rate asked wins."""
+    key = (provider, endpoint)
+    with _SHARED_LOCK:
+        limiter = _SHARED.get(key)
+        if limiter is None:
+            limiter = _SHARED[key] = RateLimiter(per_minute)
+        else:
+            limiter.tighten(per_minute)
+        return limiter

@@ -1,0 +1,98 @@
+"""``sscbench reconstruct RUNDIR``: label every run, write labels.jsonl, print a summary."""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from sscbench.errors import ConfigError
+from sscbench.reconstruct.label import label_dir
+from sscbench.reconstruct.validate import QUANTITIES, validate_dir
+
+LABELS_FILE = "labels.jsonl"
+
+
+def register(sub: Any) -> None:
+    """Add the ``reconstruct`` subcommand."""
+    p = sub.add_parser(
+        "reconstruct", help="label arrival, first use, reliance and adoption per run"
+    )
+    p.add_argument("rundir", type=Path, help="a directory of runs (searched recursively)")
+    p.add_argument("--out", type=Path, help=f"labels file (default: RUNDIR/{LABELS_FILE})")
+    p.add_argument(
+        "--validate", action="store_true", help="compare with scripted agents' ground truth"
+    )
+    p.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Label, write and summarise; optionally validate."""
+    root: Path = args.rundir
+    if not root.is_dir():
+        raise ConfigError(f"{root} is not a directory of runs")
+    labels = label_dir(root)
+    out: Path = args.out or root / LABELS_FILE
+    tmp = out.with_suffix(".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for label in labels:
+            fh.write(label.model_dump_json() + "\n")
+    tmp.replace(out)
+    console = Console(soft_wrap=True, width=140)
+    groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
+    for label in labels:
+        groups[(label.operator or "clean", label.agent)].append(label)
+    table = Table(title=f"{len(labels)} runs → {out}")
+    for column in (
+        "operator",
+        "agent",
+        "runs",
+        "triggered",
+        "adopted",
+        "before",
+        "after",
+        "absent",
+        "no use",
+        "undecidable",
+    ):
+        table.add_column(column, justify="left" if column in ("operator", "agent") else "right")
+    for (operator, agent), items in sorted(groups.items()):
+        triggered = [x for x in items if x.triggered]
+        z = Counter(x.z_s for x in triggered)
+        adopted = [x for x in triggered if not x.control and x.adopted is not None]
+        table.add_row(
+            operator,
+            agent,
+            str(len(items)),
+            f"{len(triggered)}",
+            f"{sum(bool(x.adopted) for x in adopted)}/{len(adopted)}",
+            str(z["before"]),
+            str(z["after"]),
+            str(z["absent"]),
+            str(z["none"]),
+            str(z["undecidable"]),
+        )
+    console.print(table)
+    if args.validate:
+        agreement, runs = validate_dir(root)
+        check = Table(title=f"agreement with scripted ground truth ({runs} faulted scripted runs)")
+        for column in ("quantity", "agree", "compared", "undecidable"):
+            check.add_column(column)
+        for q in QUANTITIES:
+            check.add_row(
+                q,
+                str(agreement.agree[q]),
+                str(agreement.compared[q]),
+                str(agreement.undecidable[q]),
+            )
+        console.print(check)
+        for run_id, quantity, ours, truth in agreement.mismatches[:20]:
+            console.print(
+                f"[red]mismatch[/red] {run_id} {quantity}: reconstructed {ours}, truth {truth}"
+            )
+        return 1 if agreement.mismatches else 0
+    return 0

@@ -1,0 +1,262 @@
+"""Label one run from its ledger (model-visible), contract (header) and hidden log.
+
+``T_F`` is read off the ledger — the first delivered observation that asserts ``v′`` (for a
+write fault, the first success payload of the logical request) — and must be confirmed by
+the hidden intervention log, which may only *confirm* that the mutation happened. ``T_E``
+comes from the contract's refutation relation on the delivered history. Uses come from the
+operator's rule set applied to agent messages and calls after ``T_F``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sscbench.errors import LedgerError
+from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.history import History, arguments_match
+from sscbench.fault_contracts.refutation import refutation_arrival
+from sscbench.json_paths import get_path
+from sscbench.reconstruct.labels import EventTime, RunLabels
+from sscbench.reconstruct.rules.base import USE_RULES, RunView, Use
+from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
+from sscbench.runs.events import AgentMessage, AgentToolCall
+from sscbench.runs.ledger import Ledger, iter_jsonl, read_ledger
+
+_MISSING = object()
+
+
+def _value(data: Any, path: str) -> Any:
+    try:
+        return get_path(data, path)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return _MISSING
+
+
+def fault_step(contract: FaultContract, history: History) -> int | None:
+    """The first delivered fault-bearing observation, judged from the ledger alone."""
+    for spec in contract.interventions:
+        if isinstance(spec, WriteSuppression):
+            for d in history.successes(spec.tool):
+                if arguments_match(d.call.arguments, spec.match):
+                    return d.step
+            return None
+    for spec in contract.interventions:
+        if isinstance(spec, ObservationRewrite) and spec.role == "fault":
+            for d in history.successes(spec.tool):
+                if arguments_match(d.call.arguments, spec.match) and all(
+                    _value(d.data, e.path) == e.value for e in spec.edits
+                ):
+                    return d.step
+    return None
+
+
+def _hidden_deliveries(run_dir: Path) -> list[dict[str, Any]] | None:
+    path = run_dir / HIDDEN_FILE
+    if not path.exists():
+        return None
+    return [obj for _, obj in iter_jsonl(path) if obj.get("kind") == "fault_delivery"]
+
+
+def _first(uses: list[Use], pred: Any, label: str) -> EventTime:
+    for use in uses:
+        if use.kind == "undecidable":
+            return EventTime(
+                status="undecidable",
+                step=use.step,
+                reason=f"before any decided {label}: {use.reason}",
+            )
+        if pred(use):
+            return EventTime(status="found", step=use.step, reason=use.reason, evidence=(use.step,))
+    return EventTime(
+        status="none" if label == "dependent use" else "never", reason=f"no {label} after the fault"
+    )
+
+
+def _clean(ledger: Ledger) -> RunLabels:
+    h = ledger.header
+    not_applicable = EventTime(status="none", reason="clean run (no fault)")
+    return RunLabels(
+        run_id=h.run_id,
+        case_id=None,
+        operator=None,
+        control=False,
+        agent=h.agent.name,
+        seed=h.seed,
+        finished=ledger.finished,
+        success=ledger.end.success if ledger.end else None,
+        triggered=False,
+        triggered_reason="clean run",
+        t_f=not_applicable,
+        t_e=not_applicable,
+        t_s=not_applicable,
+        t_u=not_applicable,
+        adopted=None,
+        adopted_reason="clean run",
+        z_s=None,
+        y_end=None,
+    )
+
+
+def label_run(run_dir: Path) -> RunLabels:
+    """Reconstruct the events of the run in ``run_dir``."""
+    ledger = read_ledger(run_dir / LEDGER_FILE)
+    h = ledger.header
+    if h.fault is None:
+        return _clean(ledger)
+    contract = FaultContract.model_validate(h.fault)
+    history = History(ledger.events)
+    base: dict[str, Any] = {
+        "run_id": h.run_id,
+        "case_id": h.case_id,
+        "operator": contract.operator,
+        "control": contract.control,
+        "agent": h.agent.name,
+        "seed": h.seed,
+        "finished": ledger.finished,
+        "success": ledger.end.success if ledger.end else None,
+    }
+    t_f_step = fault_step(contract, history)
+    deliveries = _hidden_deliveries(run_dir)
+    if deliveries is None:
+        triggered, why = None, "no hidden log to confirm the intervention"
+    elif t_f_step is None:
+        triggered, why = False, "the fault-bearing observation was never delivered"
+    elif any(
+        d["step"] == t_f_step and d["role"] == "fault" and (d["effective"] or d["control"])
+        for d in deliveries
+    ):
+        triggered, why = (
+            True,
+            f"fault delivered at step {t_f_step}, confirmed by the intervention log",
+        )
+    else:
+        triggered, why = (
+            None,
+            f"ledger shows v′ at step {t_f_step} but the intervention log does not confirm it",
+        )
+    arrival = refutation_arrival(contract, history)
+    t_e = EventTime(
+        status="found" if arrival.status == "found" else arrival.status,
+        step=arrival.step,
+        reason=arrival.reason,
+        evidence=arrival.evidence,
+    )
+    if not triggered or t_f_step is None:
+        pending = EventTime(status="undecidable" if triggered is None else "none", reason=why)
+        return RunLabels(
+            **base,
+            triggered=triggered,
+            triggered_reason=why,
+            t_f=EventTime(
+                status="never" if t_f_step is None else "found", step=t_f_step, reason=why
+            ),
+            t_e=t_e,
+            t_s=pending,
+            t_u=pending,
+            adopted=None,
+            adopted_reason="not triggered",
+            z_s=None,
+            y_end=None,
+        )
+    import sscbench.reconstruct.rules  # noqa: F401  (registers the built-in rule sets)
+
+    if contract.operator not in USE_RULES:
+        why_rules = f"no use rules for operator {contract.operator!r}"
+        undecided = EventTime(status="undecidable", reason=why_rules)
+        return RunLabels(
+            **base,
+            triggered=True,
+            triggered_reason=why,
+            t_f=EventTime(status="found", step=t_f_step, reason=why),
+            t_e=t_e,
+            t_s=undecided,
+            t_u=undecided,
+            adopted=None,
+            adopted_reason=why_rules,
+            z_s="undecidable",
+            y_end=None,
+        )
+    rules = USE_RULES.get(contract.operator)()
+    view = RunView(history=history, t_f=t_f_step, contract=contract)
+    uses: list[Use] = []
+    for event in ledger.events:
+        if event.step <= t_f_step:
+            continue
+        if isinstance(event, AgentMessage):
+            uses.extend(rules.message(view, event.content, event.step))
+        elif isinstance(event, AgentToolCall):
+            uses.extend(rules.call(view, event))
+    t_s = _first(uses, lambda u: u.kind == "dependent_use", "dependent use")
+    t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
+    if contract.control:
+        adopted, adopted_reason = None, "target-value control: adoption is not defined"
+        t_u = EventTime(status="never", reason="target-value control")
+    elif t_u.status == "found":
+        adopted, adopted_reason = True, t_u.reason
+    elif t_u.status == "undecidable":
+        adopted, adopted_reason = None, t_u.reason
+    else:
+        adopted, adopted_reason = False, "no erroneous reliance"
+    return RunLabels(
+        **base,
+        triggered=True,
+        triggered_reason=why,
+        t_f=EventTime(status="found", step=t_f_step, reason=why, evidence=(t_f_step,)),
+        t_e=t_e,
+        t_s=t_s,
+        t_u=t_u,
+        adopted=adopted,
+        adopted_reason=adopted_reason,
+        z_s=arrival_class(t_e, t_s),
+        y_end=terminal_stance(uses, t_u) if adopted else None,
+        uses=tuple(
+            {
+                "step": u.step,
+                "kind": u.kind,
+                "erroneous": u.erroneous,
+                "source": u.source,
+                "reason": u.reason,
+            }
+            for u in uses
+        ),
+    )
+
+
+def arrival_class(t_e: EventTime, t_s: EventTime) -> Any:
+    """``Z_S``: before / after / absent on decidable ``T_S``; ``none`` without a use."""
+    if t_s.status == "none":
+        return "none"
+    if t_s.status != "found" or t_s.step is None:
+        return "undecidable"
+    if t_e.status == "never":
+        return "absent"
+    if t_e.status != "found" or t_e.step is None:
+        return "undecidable"
+    return "before" if t_e.step < t_s.step else "after"
+
+
+def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
+    """``Y_end``: the last explicit stance on ``v′`` at or after ``T_U``; a last message that
+    both endorses and retracts is undecidable."""
+    stances = [
+        (u.step, u.stance) for u in uses if t_u.step is not None and u.step >= t_u.step and u.stance
+    ]
+    if not stances:
+        return "undecidable"
+    last = stances[-1][0]
+    final = {stance for step, stance in stances if step == last}
+    return final.pop() if len(final) == 1 else "undecidable"
+
+
+def label_dir(root: Path) -> list[RunLabels]:
+    """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
+    labels = []
+    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
+        if ".incomplete-" in ledger_path.parent.name:
+            continue
+        try:
+            labels.append(label_run(ledger_path.parent))
+        except LedgerError:
+            raise
+    return labels

@@ -1,0 +1,56 @@
+"""Per-run labels: every quantity with a decidability flag, a reason and evidence steps."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+EventStatus = Literal["found", "never", "none", "undecidable"]
+
+
+class EventTime(BaseModel):
+    """An event time (``T_F``, ``T_E``, ``T_S``, ``T_U``).
+
+    ``found`` with a ``step``; ``never`` (∞: no refutation / no erroneous reliance);
+    ``none`` (no dependent use at all — different from undecidable); ``undecidable``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    status: EventStatus
+    step: int | None = None
+    reason: str
+    evidence: tuple[int, ...] = ()
+
+    @property
+    def decidable(self) -> bool:
+        """Everything but ``undecidable``."""
+        return self.status != "undecidable"
+
+
+class RunLabels(BaseModel):
+    """The reconstructed events of one run (one line of ``labels.jsonl``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["run_labels"] = "run_labels"
+    run_id: str
+    case_id: str | None
+    operator: str | None
+    control: bool
+    agent: str
+    seed: int
+    finished: bool
+    success: bool | None
+    triggered: bool | None
+    triggered_reason: str
+    t_f: EventTime
+    t_e: EventTime
+    t_s: EventTime
+    t_u: EventTime
+    adopted: bool | None
+    adopted_reason: str
+    z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
+    y_end: Literal["endorse", "retract", "undecidable"] | None
+    uses: tuple[dict[str, object], ...] = ()

@@ -1,0 +1,185 @@
+"""Validate reconstruction against the scripted agents' private ground truth.
+
+Ground truth per run: ``T_F`` and triggered from the intervention log (hidden); ``T_S``,
+``T_U``, ``A`` and ``Y_end`` from ``truth.jsonl`` — which fact each scripted agent used at
+which step, and whether it treated the value as operative. A quantity is compared only when
+the reconstruction decided it; the undecidable share is reported separately.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.history import History
+from sscbench.json_paths import flatten
+from sscbench.reconstruct.label import label_run
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.rules.base import RunView
+from sscbench.reconstruct.rules.write_effect import changed_leaves, scope_end
+from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE
+from sscbench.runs.ledger import iter_jsonl, read_ledger
+
+QUANTITIES = ("triggered", "t_f", "t_s", "t_u", "adopted", "y_end")
+
+
+def affected(contract: FaultContract) -> dict[tuple[str, str, str], tuple[Any, Any]]:
+    """Affected (entity type, id, path) → (v, v′), as the agents' truth names them."""
+    c = contract
+    if c.operator == "write_effect":
+        return {
+            ("reservation", c.target.entity_id, p): pair
+            for p, pair in changed_leaves(c.authoritative_value, c.injected_value).items()
+        }
+    if isinstance(c.injected_value, dict):
+        return {
+            (c.target.entity_type, c.target.entity_id, p): (c.authoritative_value[p], v)
+            for p, v in c.injected_value.items()
+        }
+    key = (c.target.entity_type, c.target.entity_id, c.target.paths[0])
+    return {key: (c.authoritative_value, c.injected_value)}
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    """What really happened in a scripted run."""
+
+    triggered: bool
+    t_f: int | None
+    t_s: int | None
+    t_u: int | None
+    adopted: bool | None
+    y_end: str | None
+
+
+def ground_truth(run_dir: Path) -> GroundTruth | None:
+    """The run's ground truth, or ``None`` for runs without a scripted agent or a fault."""
+    ledger = read_ledger(run_dir / LEDGER_FILE)
+    if ledger.header.fault is None or not (run_dir / TRUTH_FILE).exists():
+        return None
+    contract = FaultContract.model_validate(ledger.header.fault)
+    deliveries = [
+        o
+        for _, o in iter_jsonl(run_dir / HIDDEN_FILE)
+        if o.get("kind") == "fault_delivery"
+        and o["role"] == "fault"
+        and (o["effective"] or o["control"])
+    ]
+    if not deliveries:
+        return GroundTruth(False, None, None, None, None, None)
+    t_f = min(int(o["step"]) for o in deliveries)
+    # Payloads of suppressed writes assert an effect that never happened.
+    suppressed = {int(o["step"]) for o in deliveries if o["action"] == "suppress"}
+    targets = affected(contract)
+    end = None
+    if contract.operator == "write_effect":
+        end = scope_end(RunView(history=History(ledger.events), t_f=t_f, contract=contract))
+    uses: list[tuple[int, bool, str | None]] = []  # (step, erroneous, stance)
+    for _, rec in iter_jsonl(run_dir / TRUTH_FILE):
+        if rec["step"] <= t_f or (end is not None and rec["step"] > end):
+            continue
+        key = (rec["entity_type"], rec["entity_id"], rec["path"])
+        if rec["kind"] == "fact_conflict":
+            if key in targets and rec["rejected"] == targets[key][1]:
+                uses.append((rec["step"], False, "retract_flag"))
+            continue
+        if key not in targets or rec["value"] not in targets[key]:
+            continue  # another fact, or the same path in a later state (a new itinerary)
+        if not rec["operative"]:
+            uses.append((rec["step"], False, "verification"))
+            continue
+        injected = rec["value"] == targets[key][1] and not contract.control
+
+        if contract.operator == "write_effect":
+            injected = injected and rec["source_step"] in suppressed
+        uses.append((rec["step"], injected, "endorse" if injected else "retract"))
+    dependent = sorted(s for s, _, kind in uses if kind in {"endorse", "retract"})
+    erroneous = sorted(s for s, e, _ in uses if e)
+    t_u = erroneous[0] if erroneous else None
+    adopted = None if contract.control else t_u is not None
+    y_end = None
+    if adopted:
+        stances = [
+            (s, "endorse" if kind == "endorse" else "retract")
+            for s, _, kind in sorted(uses)
+            if t_u is not None and s >= t_u and kind in {"endorse", "retract", "retract_flag"}
+        ]
+        final = {stance for s, stance in stances if stances and s == stances[-1][0]}
+        y_end = final.pop() if len(final) == 1 else "undecidable"
+
+    return GroundTruth(True, t_f, dependent[0] if dependent else None, t_u, adopted, y_end)
+
+
+@dataclass
+class Agreement:
+    """Per-quantity agreement counts over a set of runs."""
+
+    agree: Counter[str] = field(default_factory=Counter)
+    compared: Counter[str] = field(default_factory=Counter)
+    undecidable: Counter[str] = field(default_factory=Counter)
+    mismatches: list[tuple[str, str, Any, Any]] = field(default_factory=list)
+
+    def add(self, run_id: str, quantity: str, decided: bool, ours: Any, truth: Any) -> None:
+        """Record one comparison (skipped, but counted, when ours is undecidable)."""
+        if not decided:
+            self.undecidable[quantity] += 1
+            return
+        self.compared[quantity] += 1
+        if ours == truth:
+            self.agree[quantity] += 1
+        else:
+            self.mismatches.append((run_id, quantity, ours, truth))
+
+
+def _step(event: Any) -> tuple[bool, int | None]:
+    if event.status == "undecidable":
+        return False, None
+    return True, event.step if event.status == "found" else None
+
+
+def compare(labels: RunLabels, truth: GroundTruth, agreement: Agreement) -> None:
+    """Add one run's comparisons to ``agreement``."""
+    rid = labels.run_id
+    agreement.add(rid, "triggered", labels.triggered is not None, labels.triggered, truth.triggered)
+    if not truth.triggered or not labels.triggered:
+        return
+    for name, ours, theirs in (
+        ("t_f", labels.t_f, truth.t_f),
+        ("t_s", labels.t_s, truth.t_s),
+        ("t_u", labels.t_u, truth.t_u),
+    ):
+        decided, step = _step(ours)
+        agreement.add(rid, name, decided, step, theirs)
+    if not labels.control:
+        agreement.add(rid, "adopted", labels.adopted is not None, labels.adopted, truth.adopted)
+        if truth.adopted and labels.adopted:
+            agreement.add(
+                rid, "y_end", labels.y_end not in (None, "undecidable"), labels.y_end, truth.y_end
+            )
+
+
+def validate_dir(root: Path) -> tuple[Agreement, int]:
+    """Compare every scripted faulted run under ``root`` with its ground truth."""
+    agreement = Agreement()
+    runs = 0
+    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
+        truth = ground_truth(ledger_path.parent)
+        if truth is None:
+            continue
+        runs += 1
+        compare(label_run(ledger_path.parent), truth, agreement)
+    return agreement, runs
+
+
+__all__ = [
+    "QUANTITIES",
+    "Agreement",
+    "GroundTruth",
+    "compare",
+    "flatten",
+    "ground_truth",
+    "validate_dir",
+]

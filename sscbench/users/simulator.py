@@ -1,0 +1,140 @@
+"""τ²'s own user simulator, driven by a configured model through the provider layer.
+
+Fidelity to τ²'s ``UserSimulator`` (tau2/user/user_simulator.py) is kept by construction:
+
+* the system prompt is τ²'s template around τ²'s guidelines file, read at run time from
+  the installed τ² package (``data/tau2/user_simulator/simulation_guidelines.md``, the
+  no-tools variant: airline and retail give the user no tools), and the scenario text is
+  ``str(task.user_scenario)``, as τ²'s ``run_task`` passes it;
+* the conversation is τ²'s flipped view (:func:`~sscbench.agents.providers.transcript.
+  user_transcript`): the greeting and every agent message addressed to the user arrive as
+  ``user`` turns, the simulator's own messages are ``assistant`` turns, tool traffic is
+  never shown;
+* decoding follows τ²'s defaults (temperature 0, the episode seed as model seed, three
+  re-asks after an empty reply) and the episode loop stops on τ²'s stop tokens.
+
+The template is reproduced because ``tau2.user.user_simulator`` imports litellm (2.4 s);
+a test compares it with the installed τ² source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from importlib.resources import files
+from typing import Any
+
+from sscbench.agents.base import EpisodeContext, User
+from sscbench.agents.providers.anthropic_messages import (
+    DEFAULT_MAX_TOKENS,
+    AnthropicMessagesBackend,
+)
+from sscbench.agents.providers.client import Backend, ProviderClient
+from sscbench.agents.providers.config import ProviderConfig, parse_config
+from sscbench.agents.providers.errors import ProviderError
+from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+from sscbench.agents.providers.records import ProviderCall
+from sscbench.agents.providers.transcript import user_transcript
+from sscbench.errors import ConfigError, HarnessError
+from sscbench.registry import Registry
+from sscbench.runs.events import ParticipantSpec, VisibleEvent
+
+SYSTEM_PROMPT = """
+{global_user_sim_guidelines}
+
+<scenario>
+{instructions}
+</scenario>
+""".strip()
+"""τ² 26.3 ``tau2.user.user_simulator.SYSTEM_PROMPT``."""
+
+GUIDELINES_FILE = ("data", "tau2", "user_simulator", "simulation_guidelines.md")
+"""τ²'s global guidelines for a user without tools, relative to the ``tau2`` package."""
+
+DEFAULT_MODEL = "gpt-4.1"
+"""τ²'s ``DEFAULT_LLM_USER``."""
+
+PROVIDERS = ("openai", "anthropic", "openai-compatible")
+
+
+def simulation_guidelines() -> str:
+    """τ²'s global user-simulation guidelines, read from the installed package."""
+    path = files("tau2").joinpath(*GUIDELINES_FILE)
+    return path.read_text(encoding="utf-8")
+
+
+def simulator_system_prompt(instructions: str) -> str:
+    """τ²'s ``UserSimulator.system_prompt`` for a scenario text."""
+    return SYSTEM_PROMPT.format(
+        global_user_sim_guidelines=simulation_guidelines(), instructions=instructions
+    )
+
+
+def _backend(provider: str, config: ProviderConfig) -> Backend:
+    if provider == "openai":
+        return OpenAIChatBackend(config)
+    if provider == "openai-compatible":
+        if not config.base_url:
+            raise ConfigError("the openai-compatible user simulator needs base_url")
+        return OpenAIChatBackend(config, compatible=True)
+    if provider == "anthropic":
+        return AnthropicMessagesBackend(config)
+    raise ConfigError(f"unknown provider {provider!r}; choose one of {', '.join(PROVIDERS)}")
+
+
+class UserSimulator:
+    """τ²'s LLM user simulator as an SSCBench :class:`~sscbench.agents.base.User`.
+
+    A reply that stays empty after the re-asks raises :class:`ProviderError` (τ²'s
+    orchestrator fails the simulation on it too): the run is then a harness failure, not
+    a result about the agent.
+    """
+
+    def __init__(self, provider: str = "openai", config: ProviderConfig | None = None) -> None:
+        config = config or ProviderConfig(model=DEFAULT_MODEL)
+        if provider == "anthropic" and config.max_tokens is None:
+            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
+        self.config = config
+        self.provider = provider
+        self.spec = ParticipantSpec(
+            name="simulator", params={"provider": provider, **config.params()}
+        )
+        self.provider_calls: list[ProviderCall] = []
+        self._backend = _backend(provider, config)
+        self._client = ProviderClient(self._backend, config, "user", self.provider_calls)
+        self._system: str | None = None
+        self._seed = 0
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Build the system prompt from the task's user scenario."""
+        self._system = simulator_system_prompt(str(ctx.task.user_scenario))
+        self._seed = self.config.seed if self.config.seed is not None else ctx.seed
+        self.provider_calls = []
+        self._client = ProviderClient(self._backend, self.config, "user", self.provider_calls)
+
+    def next_message(self, history: Sequence[VisibleEvent]) -> str:
+        """The simulated user's next message (may contain a τ² stop token)."""
+        if self._system is None:
+            raise HarnessError("user simulator: next_message before start")
+        request = self._backend.build_request(
+            self._system, user_transcript(history), None, self._seed
+        )
+        completion = self._client.complete(request, seed=self._seed, step=len(history))
+        if completion.is_empty or completion.text is None:
+            raise ProviderError(
+                f"user simulator ({self.provider} {self.config.model}) replied with an "
+                f"empty message {self.config.empty_retries + 1} times"
+            )
+        return completion.text
+
+
+def simulator_user(provider: str = "openai", **params: Any) -> UserSimulator:
+    """Registry factory ``simulator``: ``make_user("simulator", provider=..., model=...)``.
+
+    Without parameters it is τ²'s default user: OpenAI ``gpt-4.1`` at temperature 0.
+    """
+    return UserSimulator(provider, parse_config(params, model=DEFAULT_MODEL))
+
+
+def register_simulator_user(registry: Registry[Callable[..., User]]) -> None:
+    """Add ``simulator`` to a user registry (a duplicate name raises)."""
+    registry.add("simulator", simulator_user)
