@@ -16,6 +16,10 @@ from sscbench.errors import ConfigError
 T = TypeVar("T")
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 class DuplicateNameError(ConfigError):
     """Two entries claimed the same registry name."""
 
@@ -45,17 +49,39 @@ class Registry(Generic[T]):
         self._entries[name] = obj
 
     def _load_plugins(self) -> None:
+        """Import every entry point of the group once; each must register its own name.
+
+        A plugin claiming a name that something else already holds is an error, as is a
+        plugin that fails to import; the load is retried (and fails again) on the next
+        lookup rather than silently continuing without the remaining plugins.
+        """
         if self._plugins_loaded or self.group is None:
             return
-        self._plugins_loaded = True
-        for ep in entry_points(group=self.group):
-            if ep.name not in self._entries:
+        for ep in sorted(entry_points(group=self.group), key=lambda e: e.name):
+            holder = self._entries.get(ep.name)
+            if holder is not None:
+                if getattr(holder, "__module__", None) != ep.module:
+                    raise DuplicateNameError(
+                        f"plugin entry point {ep.value!r} (group {self.group!r}) claims the "
+                        f"{self.what} name {ep.name!r}, which {getattr(holder, '__module__', '?')} "
+                        "already registered"
+                    )
+                continue
+            try:
                 ep.load()  # the module registers itself with the decorator
+            except ConfigError:
+                raise
+            except Exception as exc:  # a broken plugin: report it by name, not as a traceback
+                raise ConfigError(
+                    f"plugin entry point {ep.value!r} (group {self.group!r}) failed to load: "
+                    f"{type(exc).__name__}: {exc}"
+                ) from exc
             if ep.name not in self._entries:
                 raise ConfigError(
                     f"entry point {ep.value!r} in group {self.group!r} did not register "
-                    f"a {self.what} named {ep.name!r}"
+                    f"{_article(self.what)} {self.what} named {ep.name!r}"
                 )
+        self._plugins_loaded = True
 
     def get(self, name: str) -> T:
         """Look ``name`` up or raise a :class:`ConfigError` listing the known names."""

@@ -31,53 +31,64 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str, separators=(",", ":"))
 
 
+def copy_entity(entity: Any) -> Any:
+    """An independent copy of a τ² entity.
+
+    Re-validating its dump is about 3x faster than ``model_copy(deep=True)`` (measured in
+    benchmarks/) and yields an equal model of the same types: the transparency tests
+    compare τ²'s own database hash after every gold write.
+    """
+    return type(entity).model_validate(entity.model_dump())
+
+
 def entity_digest(entity: Any) -> str:
     """SHA-256 of one entity's canonical JSON."""
     return hashlib.sha256(canonical_json(entity.model_dump()).encode()).hexdigest()
 
 
-def _collection_digest(name: str, digests: dict[str, str]) -> str:
-    h = hashlib.sha256(name.encode())
-    for key in sorted(digests):
-        h.update(f"\x00{key}\x00{digests[key]}".encode())
-    return h.hexdigest()
+_MOD = 1 << 256
 
 
-def _combine(collection_digests: dict[str, str]) -> str:
-    h = hashlib.sha256(b"sscbench-state-v1")
-    for name in sorted(collection_digests):
-        h.update(f"\x00{name}\x00{collection_digests[name]}".encode())
+def _term(name: str, key: str, digest: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{name}\x00{key}\x00{digest}".encode()).digest(), "big")
+
+
+def _combine(sums: dict[str, int]) -> str:
+    """The state hash from per-collection multiset sums (order-independent, so one entity
+    can be replaced in O(1) without re-sorting or re-hashing the collection)."""
+    h = hashlib.sha256(b"sscbench-state-v2")
+    for name in sorted(sums):
+        h.update(f"\x00{name}\x00{sums[name]:064x}".encode())
     return h.hexdigest()
 
 
 @dataclass(frozen=True)
 class _BaseDigests:
-    entities: dict[str, dict[str, str]]
-    collections: dict[str, str]
+    terms: dict[str, dict[str, int]]
+    sums: dict[str, int]
 
 
 @cache
 def _base_digests(domain_name: str) -> _BaseDigests:
     domain = load_domain(domain_name)
-    entities = {
-        name: {key: entity_digest(ent) for key, ent in getattr(domain.base_db, name).items()}
+    terms = {
+        name: {
+            key: _term(name, key, entity_digest(ent))
+            for key, ent in getattr(domain.base_db, name).items()
+        }
         for name in domain.collections
     }
-    return _BaseDigests(
-        entities=entities,
-        collections={name: _collection_digest(name, d) for name, d in entities.items()},
-    )
+    return _BaseDigests(terms=terms, sums={n: sum(t.values()) % _MOD for n, t in terms.items()})
 
 
 def state_hash_of(db: Any, collections: tuple[str, ...]) -> str:
     """Hash a whole database from scratch (the reference the incremental hash must match)."""
-    digests = {
-        name: _collection_digest(
-            name, {key: entity_digest(ent) for key, ent in getattr(db, name).items()}
-        )
+    sums = {
+        name: sum(_term(name, key, entity_digest(ent)) for key, ent in getattr(db, name).items())
+        % _MOD
         for name in collections
     }
-    return _combine(digests)
+    return _combine(sums)
 
 
 @dataclass(frozen=True)
@@ -122,7 +133,7 @@ class EpisodeState:
         if key[1] not in coll:
             return None
         if key not in self.owned:
-            coll[key[1]] = coll[key[1]].model_copy(deep=True)
+            coll[key[1]] = copy_entity(coll[key[1]])
             self.owned.add(key)
         return coll[key[1]]
 
@@ -151,7 +162,7 @@ class EpisodeState:
         for key in keys:
             coll = self.collection(key[0])
             if key[1] in coll:
-                coll[key[1]] = coll[key[1]].model_copy(deep=True)
+                coll[key[1]] = copy_entity(coll[key[1]])
                 self.owned.add(key)
 
     def restore(self, checkpoint: Checkpoint) -> None:
@@ -177,22 +188,28 @@ class EpisodeState:
         return {name: set(self.collection(name)) for name in self.domain.collections}
 
     def state_hash(self) -> str:
-        """Hash of the full state, recomputing only collections this episode changed."""
+        """Hash of the full state in O(entities this episode owns or created)."""
         base = _base_digests(self.domain.name)
-        collection_digests = dict(base.collections)
-        touched = {name for name, _ in self.owned}
+        sums = dict(base.sums)
+        changed: dict[str, set[str]] = {}
+        for name, key in self.owned:
+            changed.setdefault(name, set()).add(key)
         for name in self.domain.collections:
             coll = self.collection(name)
-            if name not in touched and len(coll) == len(base.entities[name]):
+            base_terms = base.terms[name]
+            keys = changed.get(name, set())
+            if len(coll) != len(base_terms):  # a write created keys (or an undo removed them)
+                keys = keys | (set(coll) ^ set(base_terms))
+            if not keys:
                 continue
-            digests = dict(base.entities[name])
-            for key in set(digests) - set(coll):
-                del digests[key]
-            for key, ent in coll.items():
-                if (name, key) in self.owned or key not in digests:
-                    digests[key] = entity_digest(ent)
-            collection_digests[name] = _collection_digest(name, digests)
-        return _combine(collection_digests)
+            total = sums[name]
+            for key in keys:
+                if key in base_terms:
+                    total -= base_terms[key]
+                if key in coll:
+                    total += _term(name, key, entity_digest(coll[key]))
+            sums[name] = total % _MOD
+        return _combine(sums)
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """The full state as plain JSON-ready data (collections → key → entity)."""

@@ -52,6 +52,8 @@ class ContractIntervention:
         self._deliveries: dict[int, int] = {}
         self._suppressed_ok = 0
         self._chain_broken = False
+        self._touching: set[str] = set()
+
         self._pending: dict[str, WriteSuppression] = {}
         self._details: dict[str, dict[str, Any]] = {}
         self.deliveries: list[FaultDelivery] = []
@@ -69,7 +71,7 @@ class ContractIntervention:
                 self._details[call.id] = {"role": "fault", "attempt": self._suppressed_ok + 1}
                 return WriteDecision.SUPPRESS
         if self._suppressed_ok and self._touches_affected(call):
-            self._chain_broken = True
+            self._touching.add(call.id)  # breaks the chain only if it succeeds (see rewrite)
         return WriteDecision.PROCEED
 
     def _touches_affected(self, call: ToolCall) -> bool:
@@ -86,6 +88,10 @@ class ContractIntervention:
         self, call: ToolCall, observation: Observation, ctx: CallContext
     ) -> Observation | None:
         """Apply matching observation rewrites; note whether a suppressed write succeeded."""
+        if call.id in self._touching:
+            self._touching.discard(call.id)
+            if not observation.error:
+                self._chain_broken = True
         if call.id in self._pending:
             pending = self._pending.pop(call.id)
             if not observation.error:

@@ -32,20 +32,24 @@ def write_contract(contract: FaultContract, path: Path) -> None:
 
 
 def _line_of(node: Any, loc: tuple[int | str, ...]) -> int:
+    """Line of the key (or list item) that pydantic's error location names.
+
+    Tokens that are not in the document (a union's tag, e.g. ``observation_rewrite``) are
+    skipped; a mapping entry is reported at its key, since a block value starts below it.
+    """
     line: int = node.start_mark.line + 1
     for token in loc:
         if isinstance(node, yaml.MappingNode):
-            match = next((v for k, v in node.value if k.value == str(token)), None)
+            match = next(((k, v) for k, v in node.value if k.value == str(token)), None)
             if match is None:
-                return line
-            node = match
+                continue
+            line = match[0].start_mark.line + 1
+            node = match[1]
         elif isinstance(node, yaml.SequenceNode) and isinstance(token, int):
             if token >= len(node.value):
                 return line
             node = node.value[token]
-        else:
-            return line
-        line = node.start_mark.line + 1
+            line = node.start_mark.line + 1
     return line
 
 

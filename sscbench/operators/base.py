@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import Acquisition, FaultContract
 
 
@@ -70,13 +71,21 @@ class Operator(ABC, Generic[P]):
 
     def __init__(self, params: P | None = None, **overrides: Any) -> None:
         base = params if params is not None else self.params_model()
-        self.params: P = base.model_copy(update=overrides) if overrides else base  # type: ignore[assignment]
-        if overrides:
-            self.params = self.params_model.model_validate(self.params.model_dump())  # type: ignore[assignment]
+        try:
+            validated = self.params_model.model_validate({**base.model_dump(), **overrides})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(f"operator {self.name}: parameter {where}: {first['msg']}") from exc
+        self.params: P = validated  # type: ignore[assignment]
 
     @abstractmethod
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
-        """Yield one contract or rejection per candidate frame, ordered by candidate id."""
+        """Yield one contract or rejection per candidate frame, in a stable order.
+
+        Candidate ids must be unique and stable; the case-set build sorts them naturally
+        (digit runs as numbers) before sampling, so yield order never affects sampling.
+        """
 
     def reject(
         self, candidate_id: str, task_id: str, cluster: str, check: str, reason: str

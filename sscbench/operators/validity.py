@@ -23,7 +23,8 @@ from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import ContractIntervention
-from sscbench.json_paths import flatten, set_path
+from sscbench.fault_contracts.refutation import RELATIONS
+from sscbench.json_paths import flatten, get_path, set_path
 
 
 @cache
@@ -38,6 +39,17 @@ def _check_rewrite(contract: FaultContract, spec: ObservationRewrite) -> str | N
     if true.error:
         return f"the target read {spec.tool}({spec.match}) fails in the clean state: {true.content}"
     data = json.loads(true.content)
+    missing = object()
+    for path, expected in spec.expect.items():
+        try:
+            shown = get_path(data, path)
+        except (KeyError, IndexError, TypeError, ValueError):
+            shown = missing
+        if shown != expected:
+            return (
+                f"expect[{path!r}] is {expected!r} but the clean {spec.tool} output shows "
+                f"{'nothing' if shown is missing else repr(shown)}: the fault would never fire"
+            )
     faulted = json.loads(true.content)
     for edit in spec.edits:
         set_path(faulted, edit.path, edit.value)
@@ -93,6 +105,10 @@ def _check_suppression(contract: FaultContract, spec: WriteSuppression) -> str |
 
 def check_validity(contract: FaultContract) -> tuple[str, str] | None:
     """``(check, reason)`` of the first failed generic check, or ``None`` when valid."""
+    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-in relations)
+
+    if contract.refutation.relation not in RELATIONS:
+        return "relation", f"refutation relation {contract.refutation.relation!r} is not registered"
     if not contract.control and contract.injected_value == contract.authoritative_value:
         return "distinct_value", "v′ equals v but the contract is not a target-value control"
     for spec in contract.interventions:

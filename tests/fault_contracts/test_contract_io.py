@@ -142,11 +142,6 @@ def test_wrong_discriminator_inside_interventions(tmp_path: Path, rd_text: str) 
     assert "interventions.0" in msg
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="io._line_of: pydantic puts the union tag ('observation_rewrite') into the error "
-    "loc; it is no YAML key, so the line stops at the list item instead of the offending key",
-)
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -165,11 +160,6 @@ def test_wrong_type_deep_inside_interventions(
     assert f"case.yaml:{_line(text, new.rstrip())}:" in msg
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="io._line_of returns the line of the offending *value* node; a block value starts "
-    "on the line after its key",
-)
 @pytest.mark.parametrize(
     ("old", "new", "key", "loc"),
     [

@@ -293,11 +293,6 @@ def test_registering_a_name_twice_raises(site: Path) -> None:
         RELATIONS.register("cabin_reread")(lambda contract, history: None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Registry._load_plugins skips an entry point whose name is already "
-    "registered without loading it, so a plugin claiming a built-in name is silently ignored",
-)
 def test_plugin_claiming_a_builtin_name_is_an_error(site: Path) -> None:
     install(
         EXAMPLE,
@@ -308,11 +303,6 @@ def test_plugin_claiming_a_builtin_name_is_an_error(site: Path) -> None:
         operator_names()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Registry._load_plugins sets _plugins_loaded before loading, so after one "
-    "plugin fails every later lookup silently proceeds without the remaining plugins",
-)
 def test_a_failed_plugin_load_is_not_forgotten(site: Path) -> None:
     install(MISNAMED, site)
     for _ in range(2):

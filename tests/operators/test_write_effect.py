@@ -11,6 +11,7 @@ from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts import ContractIntervention, FaultContract, WriteSuppression
 from sscbench.operators import ProposalContext, Rejection, get_operator
 from sscbench.operators.screen import screen
+from sscbench.witnesses.build import natural_key
 
 NAME = "write_effect"
 BAGS = "write_effect/airline/12/4"  # update_reservation_baggages YAX4DR: 0/0 -> 2/0
@@ -100,15 +101,10 @@ def test_candidates_follow_gold_order_per_task(proposals) -> None:
         assert indexes == sorted(indexes)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="write_effect ids end in an unpadded gold index: task 39 yields .../39/8, .../39/9, "
-    ".../39/10, not sorted by candidate id as Operator.propose promises",
-)
 def test_candidate_ids_sorted_per_task(proposals) -> None:
     for task_id, group in itertools.groupby(proposals, key=lambda o: o.task_id):
         group_ids = [_id(o) for o in group]
-        assert group_ids == sorted(group_ids), task_id
+        assert group_ids == sorted(group_ids, key=natural_key), task_id
 
 
 def test_every_rejection_has_check_and_reason(screened) -> None:
@@ -237,11 +233,6 @@ def test_all_attempts_unrelated_write_keeps_suppressing(valid) -> None:
     assert [d.effective for d in ep.intervention.deliveries] == [True, True]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="injection.py decide_write marks the chain broken (lines 71-72) for any write "
-    "touching the affected fields before it runs, even one that fails and changes nothing",
-)
 def test_all_attempts_failed_intervening_write_keeps_suppressing(valid) -> None:
     c = _contract(valid, BAGS, "all_attempts")
     match = c.target.logical_request["match"]

@@ -30,6 +30,9 @@ class ProviderConfig(BaseModel):
     temperature: float | None = Field(default=0.0, ge=0.0, description="None: not sent")
     max_tokens: int | None = Field(default=None, ge=1, description="reply token limit")
     seed: int | None = Field(default=None, description="None: the episode's seed")
+    send_seed: bool = Field(
+        default=True, description="False for servers that reject a seed (it still keys the cache)"
+    )
     reasoning_effort: ReasoningEffort | None = Field(
         default=None, description="OpenAI reasoning_effort / Anthropic output_config.effort"
     )

@@ -90,7 +90,8 @@ class OpenAIChatBackend:
             params["tool_choice"] = "auto"
         if c.temperature is not None:
             params["temperature"] = c.temperature
-        params["seed"] = seed
+        if c.send_seed:
+            params["seed"] = seed
         if c.max_tokens is not None:
             params["max_tokens" if self.compatible else "max_completion_tokens"] = c.max_tokens
         if c.reasoning_effort is not None:

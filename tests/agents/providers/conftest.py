@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 import threading
-import types
 import time
+import types
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field

@@ -93,8 +93,14 @@ def test_anthropic_request_carries_tau2_scaffold(fake: Any, key: str, kit: Any) 
     body = seen.body
     assert body["system"] == agent_system_prompt(load_domain("airline").policy)
     assert body["messages"] == [
-        {"role": "assistant", "content": [{"type": "text", "text": "Hi! How can I help you today?"}]},
-        {"role": "user", "content": [{"type": "text", "text": "Hi. I want to cancel a reservation."}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Hi! How can I help you today?"}],
+        },
+        {
+            "role": "user",
+            "content": [{"type": "text", "text": "Hi. I want to cancel a reservation."}],
+        },
     ]
     assert body["tools"] == to_anthropic_tools(tool_schemas("airline"))
     assert body["tool_choice"] == {"type": "auto"}
@@ -128,7 +134,9 @@ def test_tool_calls_become_tool_calls(fake: Any, key: str, kit: Any, kind: str) 
     turn = _first_turn(_agent(kind, fake, key), kit)
     assert turn.tool_calls == (
         ToolCall(id="call_a", name="get_user_details", arguments={"user_id": "daiki_muller_1116"}),
-        ToolCall(id="call_b", name="get_reservation_details", arguments={"reservation_id": "XEHM4B"}),
+        ToolCall(
+            id="call_b", name="get_reservation_details", arguments={"reservation_id": "XEHM4B"}
+        ),
     )
     assert turn.text == (None if kind == "openai" else "Checking.")
 
@@ -179,7 +187,7 @@ def test_transient_errors_are_retried_and_recorded(
 def test_retries_are_bounded(fake: Any, key: str, kit: Any) -> None:
     fake.script(*[kit.error_reply(500) for _ in range(3)])
     agent = _agent("openai", fake, key, max_retries=2)
-    with pytest.raises(ProviderError, match="after retries.*HTTP 500"):
+    with pytest.raises(ProviderError, match=r"after retries.*HTTP 500"):
         _first_turn(agent, kit)
     assert [c.attempt for c in agent.provider_calls] == [1, 2, 3]
     assert {c.status for c in agent.provider_calls} == {"error"}
@@ -244,7 +252,9 @@ def test_anthropic_thinking_blocks_go_back_with_their_tool_use(
 
     history = [
         *kit.opening(),
-        AgentToolCall(step=2, turn=2, call_id="tu_1", name="get_user_details", arguments={"user_id": "u"}),
+        AgentToolCall(
+            step=2, turn=2, call_id="tu_1", name="get_user_details", arguments={"user_id": "u"}
+        ),
         ToolObservation(step=3, turn=3, call_id="tu_1", content="{}", error=False),
     ]
     assert turn.tool_calls[0].id == "tu_1"

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sscbench.agents.base import EpisodeContext
 from sscbench.agents.providers import (
     ProviderAgent,
     anthropic_agent,
@@ -16,6 +17,8 @@ from sscbench.agents.providers import (
     openai_compatible_agent,
 )
 from sscbench.agents.providers.arguments import RAW_ARGUMENTS
+from sscbench.agents.providers.scaffold import tool_schemas
+from sscbench.envs import calls as calls_module
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
@@ -146,7 +149,10 @@ def test_simulator_user_drives_an_episode(fake: Any, key: str, kit: Any, tmp_pat
     assert ledger.header.user.name == "simulator"
     assert ledger.header.user.params["provider"] == "openai-compatible"
     texts = [e.content for e in ledger.events if e.kind == "user_message"]
-    assert texts == [f"Hi, I need help. My user id is {USER_ID}.", "No, that's all. Thanks! ###STOP###"]
+    assert texts == [
+        f"Hi, I need help. My user id is {USER_ID}.",
+        "No, that's all. Thanks! ###STOP###",
+    ]
     records = [obj for _, obj in iter_jsonl(run_dir / "provider_calls.jsonl")]
     assert [r["role"] for r in records] == ["agent", "agent", "user", "user"]
     sim_requests = [s.body for s in fake.requests if "tools" not in s.body]
@@ -173,4 +179,21 @@ def test_malformed_tool_arguments_keep_the_episode_going(
     assert call.arguments == {RAW_ARGUMENTS: raw}  # exactly what the model wrote
     observation = next(e for e in ledger.events if e.kind == "tool_observation")
     assert observation.error and observation.content.startswith("Error: ")
+    arguments_error = getattr(calls_module, "arguments_error", None)
+    if arguments_error is not None:  # with the proposed sscbench.envs patch applied
+        assert observation.content == arguments_error(raw)
+        assert observation.content == "Error: Expecting ',' delimiter: line 1 column 32 (char 31)"
     assert fake.requests[1].body["messages"][-2]["tool_calls"][0]["function"]["arguments"] == raw
+
+
+def test_read_back_hint_variant_reaches_the_tool_schemas(
+    fake: Any, key: str, kit: Any, tmp_path: Path
+) -> None:
+    if "variants" not in EpisodeContext.__dataclass_fields__:
+        pytest.skip("needs the proposed EpisodeContext.variants patch")
+    fake.responder = _responder(kit)
+    spec = EpisodeSpec(domain="airline", task_id="7", variants={"read_back_hint": True})
+    agent = _agent("openai", fake, key, tmp_path / "cache")
+    run_episode(spec, agent, make_user("scripted"), tmp_path / "run", run_id="hint")
+    tools = fake.requests[0].body["tools"]
+    assert tools == tool_schemas("airline", read_back_hint=True) != tool_schemas("airline")

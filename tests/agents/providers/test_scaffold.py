@@ -45,8 +45,8 @@ def _string_constant(path: Path, name: str) -> str:
 
 def test_agent_prompt_texts_equal_tau2_source() -> None:
     source = _tau2_file("agent", "llm_agent.py")
-    assert scaffold.AGENT_INSTRUCTION == _string_constant(source, "AGENT_INSTRUCTION")
-    assert scaffold.SYSTEM_PROMPT == _string_constant(source, "SYSTEM_PROMPT")
+    assert _string_constant(source, "AGENT_INSTRUCTION") == scaffold.AGENT_INSTRUCTION
+    assert _string_constant(source, "SYSTEM_PROMPT") == scaffold.SYSTEM_PROMPT
 
 
 def test_agent_system_prompt_embeds_the_domain_policy() -> None:
@@ -58,7 +58,7 @@ def test_agent_system_prompt_embeds_the_domain_policy() -> None:
 
 def test_user_prompt_texts_equal_tau2_source() -> None:
     source = _tau2_file("user", "user_simulator.py")
-    assert simulator.SYSTEM_PROMPT == _string_constant(source, "SYSTEM_PROMPT")
+    assert _string_constant(source, "SYSTEM_PROMPT") == simulator.SYSTEM_PROMPT
     guidelines = _tau2_file(*simulator.GUIDELINES_FILE)
     assert simulator.simulation_guidelines() == guidelines.read_text()
     assert 'GLOBAL_USER_SIM_GUIDELINES_DIR / "simulation_guidelines.md"' in source.read_text()
