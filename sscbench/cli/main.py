@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sscbench import __version__
 from sscbench.cli import build as build_cmd
+from sscbench.cli import demo as demo_cmd
 from sscbench.cli import operators as operators_cmd
 from sscbench.cli import reconstruct as reconstruct_cmd
 from sscbench.cli import run as run_cmd
@@ -26,7 +27,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"sscbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (run_cmd, show_cmd, operators_cmd, build_cmd, witness_cmd, reconstruct_cmd):
+    for module in (
+        demo_cmd,
+        run_cmd,
+        show_cmd,
+        operators_cmd,
+        build_cmd,
+        witness_cmd,
+        reconstruct_cmd,
+    ):
         module.register(sub)
     return parser
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ from rich.table import Table
 
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import label_dir
+from sscbench.reconstruct.summary import summary_table
 from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
 LABELS_FILE = "labels.jsonl"
@@ -43,39 +43,7 @@ def handle(args: argparse.Namespace) -> int:
             fh.write(label.model_dump_json() + "\n")
     tmp.replace(out)
     console = Console(soft_wrap=True, width=140)
-    groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
-    for label in labels:
-        groups[(label.operator or "clean", label.agent)].append(label)
-    table = Table(title=f"{len(labels)} runs → {out}")
-    for column in (
-        "operator",
-        "agent",
-        "runs",
-        "triggered",
-        "adopted",
-        "before",
-        "after",
-        "absent",
-        "no use",
-        "undecidable",
-    ):
-        table.add_column(column, justify="left" if column in ("operator", "agent") else "right")
-    for (operator, agent), items in sorted(groups.items()):
-        triggered = [x for x in items if x.triggered]
-        z = Counter(x.z_s for x in triggered)
-        adopted = [x for x in triggered if not x.control and x.adopted is not None]
-        table.add_row(
-            operator,
-            agent,
-            str(len(items)),
-            f"{len(triggered)}",
-            f"{sum(bool(x.adopted) for x in adopted)}/{len(adopted)}",
-            str(z["before"]),
-            str(z["after"]),
-            str(z["absent"]),
-            str(z["none"]),
-            str(z["undecidable"]),
-        )
+    table = summary_table(labels, f"{len(labels)} runs → {out}")
     console.print(table)
     if args.validate:
         agreement, runs = validate_dir(root)

@@ -130,7 +130,8 @@ def _check_writable(out: Path) -> None:
         raise ConfigError(f"output directory {probe} is not writable")
 
 
-def _finished(run_dir: Path) -> RunEnd | None:
+def finished_end(run_dir: Path) -> RunEnd | None:
+    """The run_end of a finished run in ``run_dir``, else ``None``."""
     ledger = run_dir / LEDGER_FILE
     if not ledger.exists():
         return None
@@ -140,7 +141,8 @@ def _finished(run_dir: Path) -> RunEnd | None:
         return None
 
 
-def _set_aside(run_dir: Path) -> None:
+def set_aside(run_dir: Path) -> None:
+    """Rename an unfinished run directory to ``<name>.incomplete-N`` (never delete)."""
     n = 1
     while (target := run_dir.with_name(f"{run_dir.name}.incomplete-{n}")).exists():
         n += 1
@@ -154,19 +156,30 @@ def run_batch(
     plan.out.mkdir(parents=True, exist_ok=True)
     outcomes = []
     for run_id, spec in plan.episodes():
-        run_dir = plan.out / run_id
-        end = _finished(run_dir)
-        if end is not None:
-            outcome = EpisodeOutcome(run_id=run_id, end=end, skipped=True)
-        else:
-            if run_dir.exists():
-                _set_aside(run_dir)
-            agent = make_agent(plan.agent, **plan.agent_params)
-            user = make_user(plan.user)
-            intervention = None if plan.contract is None else ContractIntervention(plan.contract)
-            end = run_episode(spec, agent, user, run_dir, run_id=run_id, intervention=intervention)
-            outcome = EpisodeOutcome(run_id=run_id, end=end, skipped=False)
+
+        def execute(run_dir: Path, spec: EpisodeSpec = spec, run_id: str = run_id) -> RunEnd:
+            c = plan.contract
+            return run_episode(
+                spec,
+                make_agent(plan.agent, **plan.agent_params),
+                make_user(plan.user),
+                run_dir,
+                run_id=run_id,
+                intervention=None if c is None else ContractIntervention(c),
+            )
+
+        outcome = run_once(plan.out / run_id, execute)
         outcomes.append(outcome)
         if on_done is not None:
             on_done(outcome)
     return outcomes
+
+
+def run_once(run_dir: Path, execute: Callable[[Path], RunEnd]) -> EpisodeOutcome:
+    """Run into ``run_dir`` unless a finished run is there (an unfinished one is set aside)."""
+    end = finished_end(run_dir)
+    if end is not None:
+        return EpisodeOutcome(run_id=run_dir.name, end=end, skipped=True)
+    if run_dir.exists():
+        set_aside(run_dir)
+    return EpisodeOutcome(run_id=run_dir.name, end=execute(run_dir), skipped=False)

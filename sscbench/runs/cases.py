@@ -1,0 +1,67 @@
+"""Run agents over a case set: every (case, agent, seed) episode with its fault injected.
+
+Finished runs are skipped on a re-run (a ledger that ends with ``run_end``); unfinished
+ones are set aside and run again, as for clean batches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from sscbench.agents import make_agent
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.runs.episode import EpisodeSpec, run_episode
+from sscbench.runs.events import RunEnd
+from sscbench.runs.runner import EpisodeOutcome, run_id_for, run_once
+from sscbench.users import make_user
+from sscbench.witnesses.caseset import CaseSet
+
+
+def run_cases(
+    case_set: CaseSet,
+    agents: Iterable[str],
+    out: Path,
+    *,
+    seeds: Iterable[int] = (0,),
+    user: str = "scripted",
+    on_done: Callable[[EpisodeOutcome], None] | None = None,
+) -> list[EpisodeOutcome]:
+    """Run every case of ``case_set`` with every agent and seed into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for case in case_set.cases:
+        c = case.contract
+        for agent in agents:
+            for seed in seeds:
+                run_id = run_id_for(c.domain, c.task_id, agent, seed, c.contract_id)
+                spec = EpisodeSpec(
+                    domain=c.domain,
+                    task_id=c.task_id,
+                    seed=seed,
+                    case_id=c.contract_id,
+                    variants=dict(c.variant),
+                    fault=c.model_dump(mode="json"),
+                )
+
+                def execute(
+                    run_dir: Path,
+                    spec: EpisodeSpec = spec,
+                    agent: str = agent,
+                    contract: FaultContract = c,
+                ) -> RunEnd:
+                    return run_episode(
+                        spec,
+                        make_agent(agent),
+                        make_user(user),
+                        run_dir,
+                        run_id=run_dir.name,
+                        intervention=ContractIntervention(contract),
+                    )
+
+                outcome = run_once(out / run_id, execute)
+                outcomes.append(outcome)
+                if on_done is not None:
+                    on_done(outcome)
+    return outcomes
