@@ -189,11 +189,14 @@ def label_run(run_dir: Path) -> RunLabels:
             uses.extend(rules.call(view, event))
     t_s = _first(uses, lambda u: u.kind == "dependent_use", "dependent use")
     t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
+    reliance = next((u for u in uses if u.kind == "dependent_use" and u.erroneous), None)
     if contract.control:
         adopted, adopted_reason = None, "target-value control: adoption is not defined"
         t_u = EventTime(status="never", reason="target-value control")
-    elif t_u.status == "found":
-        adopted, adopted_reason = True, t_u.reason
+    elif reliance is not None:
+        # A=1 iff there is at least one erroneous reliance, even when an undecidable use
+        # before it leaves T_U itself undecidable.
+        adopted, adopted_reason = True, reliance.reason
     elif t_u.status == "undecidable":
         adopted, adopted_reason = None, t_u.reason
     else:
@@ -239,9 +242,12 @@ def arrival_class(t_e: EventTime, t_s: EventTime) -> Any:
 def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     """``Y_end``: the last explicit stance on ``v′`` at or after ``T_U``; a last message that
     both endorses and retracts is undecidable."""
+    first = next((u.step for u in uses if u.kind == "dependent_use" and u.erroneous), None)
+    start = t_u.step if t_u.step is not None else first
     stances = [
-        (u.step, u.stance) for u in uses if t_u.step is not None and u.step >= t_u.step and u.stance
+        (u.step, u.stance) for u in uses if start is not None and u.step >= start and u.stance
     ]
+
     if not stances:
         return "undecidable"
     last = stances[-1][0]

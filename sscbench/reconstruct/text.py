@@ -40,6 +40,22 @@ VERIFY_MARKERS = (
     "verify",
     "double-check",
 )
+HEDGE_MARKERS = (
+    "i think",
+    "not sure",
+    "i believe",
+    "probably",
+    "might be",
+    "may be",
+    "maybe",
+    "seems to",
+    "it looks like",
+    "if i'm not mistaken",
+    "i'm not certain",
+    "appears to",
+)
+# A negation up to two words before a value: "not a travel certificate", "rather than May 18".
+_NEGATED = re.compile(r"\b(?:not|isn't|never|rather than|instead of|no longer)\s+(?:\S+\s+){0,2}$")
 
 
 def clauses(text: str) -> list[str]:
@@ -73,13 +89,20 @@ def renderings(value: object) -> set[str]:
     return out
 
 
-def mentions(clause: str, forms: set[str]) -> bool:
-    """True when any rendering occurs in the clause as a whole word or token."""
+def mentions(clause: str, forms: set[str], *, affirmed: bool = False) -> bool:
+    """True when any rendering occurs in the clause as a whole word or token.
+
+    With ``affirmed``, an occurrence directly negated ("not a travel certificate",
+    "rather than May 18") does not count.
+    """
     lower = clause.lower()
     for form in forms:
         for match in re.finditer(re.escape(form), lower):
             before = lower[match.start() - 1] if match.start() > 0 else " "
             after = lower[match.end()] if match.end() < len(lower) else " "
-            if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
-                return True
+            if (before.isalnum() or before == "_") or (after.isalnum() or after == "_"):
+                continue
+            if affirmed and _NEGATED.search(lower[max(0, match.start() - 40) : match.start()]):
+                continue
+            return True
     return False

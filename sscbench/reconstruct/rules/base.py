@@ -17,7 +17,14 @@ from typing import Literal
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.reconstruct.text import REFUTE_MARKERS, VERIFY_MARKERS, clauses, has_marker, mentions
+from sscbench.reconstruct.text import (
+    HEDGE_MARKERS,
+    REFUTE_MARKERS,
+    VERIFY_MARKERS,
+    clauses,
+    has_marker,
+    mentions,
+)
 from sscbench.registry import Registry
 from sscbench.runs.events import AgentToolCall
 
@@ -52,6 +59,8 @@ class Leaf:
     label: str = ""
     path: str = ""
     entity_id: str = ""
+    anchor: frozenset[str] = frozenset()
+    """Tokens of which at least one must appear somewhere in the message (e.g. the entity id)."""
 
 
 @dataclass
@@ -69,6 +78,8 @@ def classify_message(
 ) -> list[Use]:
     """Classify each clause of an agent message against the target leaves."""
     uses: list[Use] = []
+    lower_text = text.lower()
+    leaves = [x for x in leaves if not x.anchor or any(t in lower_text for t in x.anchor)]
     for clause in clauses(text):
         lower = clause.lower()
         explicit = RECORD_PHRASE.search(clause)
@@ -83,7 +94,15 @@ def classify_message(
                 scrubbed = explicit["value"].lower()
             for token in leaf.strip:
                 scrubbed = scrubbed.replace(token, " ")
-            says_fault = bool(leaf.v_prime_forms) and mentions(scrubbed, set(leaf.v_prime_forms))
+            quotes_fault = bool(leaf.v_prime_forms) and mentions(scrubbed, set(leaf.v_prime_forms))
+            flags = quotes_fault and (
+                has_marker(clause, REFUTE_MARKERS)
+                or (has_marker(clause, VERIFY_MARKERS) and "?" in clause)
+            )
+            # Outside a flag, a negated v′ ("a gift card, not a certificate") asserts nothing.
+            says_fault = flags or (
+                quotes_fault and mentions(scrubbed, set(leaf.v_prime_forms), affirmed=True)
+            )
             says_true = bool(leaf.v_forms) and mentions(scrubbed, set(leaf.v_forms))
             if control:
                 says_true, says_fault = says_true or says_fault, False
@@ -103,6 +122,19 @@ def classify_message(
                             None,
                             "message",
                             f"asks to verify {leaf.label}",
+                        )
+                    )
+                elif has_marker(clause, HEDGE_MARKERS) and not confirmed:
+                    # Hedged text is a dependent use but commits to nothing; an action that
+                    # uses the value is what counts as reliance.
+                    uses.append(
+                        Use(
+                            step,
+                            "dependent_use",
+                            False,
+                            None,
+                            "message",
+                            f"hedges on the injected {leaf.label}",
                         )
                     )
                 elif says_true and not confirmed:

@@ -9,6 +9,10 @@ from sscbench.reconstruct.rules.base import USE_RULES, Leaf, RunView, Use, UseRu
 from sscbench.reconstruct.text import renderings
 from sscbench.runs.events import AgentToolCall
 
+# Searching or checking status on the return date is a use of it (SPEC §3); any other
+# call with that date counts only when it names the reservation (a new booking may share it).
+DATE_LOOKUPS = ("search_direct_flight", "search_onestop_flight", "get_flight_status")
+
 
 class ReturnDateRules(UseRules):
     """The return segment date(s) of the reservation."""
@@ -60,7 +64,9 @@ class ReturnDateRules(UseRules):
                             f"{call.name} uses the injected {path} as {arg_path}",
                         )
                     )
-                elif value == v and view.contract.target.entity_id in values:
+                elif value == v and (
+                    call.name in DATE_LOOKUPS or view.contract.target.entity_id in values
+                ):
                     uses.append(
                         Use(
                             call.step,

@@ -23,6 +23,17 @@ from sscbench.reconstruct.rules.base import (
 from sscbench.reconstruct.text import renderings
 from sscbench.runs.events import AgentToolCall
 
+# Words that tie a value in text to a reservation field; the reservation id alone does not
+# ("YAX4DR has 2 passengers" says nothing about its 2 bags).
+FIELD_WORDS = {
+    "total_baggages": ("bag",),
+    "nonfree_baggages": ("bag",),
+    "cabin": ("cabin", "class"),
+    "status": ("cancel", "status"),
+    "flights": ("flight",),
+    "passengers": ("passenger", "traveler", "name"),
+}
+
 
 def changed_leaves(v: dict[str, Any], v_prime: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
     """Leaf paths whose claimed value differs from the stored one: path → (v, v′)."""
@@ -55,15 +66,16 @@ class WriteEffectRules(UseRules):
     def leaves(self, view: RunView) -> list[Leaf]:
         """One leaf per changed field leaf, tied to the reservation id or the field path."""
         c = view.contract
-        rid = c.target.entity_id.lower()
         out = []
         for path, (v, v_prime) in changed_leaves(c.authoritative_value, c.injected_value).items():
             field = path.split(".")[0]
+            words = FIELD_WORDS.get(field, (field,))
             out.append(
                 Leaf(
                     frozenset(renderings(v)),
                     frozenset(renderings(v_prime)),
-                    frozenset({rid, f"{path} ", f"{field} "}),
+                    frozenset({f"{path} ", *words}),
+                    anchor=frozenset({c.target.entity_id.lower()}),
                     label=path,
                     path=path,
                     entity_id=c.target.entity_id,

@@ -1,0 +1,68 @@
+"""``sscbench reconstruct RUNDIR [--validate]``: labels.jsonl, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from sscbench.cli.main import main
+from sscbench.reconstruct.labels import RunLabels
+
+
+def _copy_runs(src: Path, dst: Path) -> set[str]:
+    names = set()
+    for run_dir in sorted(p for p in src.iterdir() if (p / "ledger.jsonl").exists()):
+        shutil.copytree(run_dir, dst / run_dir.name)
+        names.add(run_dir.name)
+    return names
+
+
+def test_reconstruct_validate_writes_one_label_line_per_run(
+    scripted_runs: Path, fixture_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "runs"
+    names = _copy_runs(scripted_runs, root)
+    names |= _copy_runs(fixture_root, root / "hand")  # clean, unconfirmed, no hidden log, …
+    assert main(["reconstruct", str(root), "--validate"]) == 0
+    lines = (root / "labels.jsonl").read_text(encoding="utf-8").splitlines()
+    labels = [RunLabels.model_validate(json.loads(line)) for line in lines]
+    assert len(labels) == len(names)
+    assert {x.run_id for x in labels} == names
+    out = capsys.readouterr().out
+    assert "agreement with scripted ground truth (65 faulted scripted runs)" in out
+    assert "mismatch" not in out
+
+
+def test_reconstruct_out_option_and_rerun(fixture_root: Path, tmp_path: Path) -> None:
+    root = tmp_path / "runs"
+    names = _copy_runs(fixture_root, root)
+    target = tmp_path / "elsewhere.jsonl"
+    assert main(["reconstruct", str(root), "--out", str(target)]) == 0
+    assert not (root / "labels.jsonl").exists()
+    first = target.read_text(encoding="utf-8")
+    assert len(first.splitlines()) == len(names)
+    assert main(["reconstruct", str(root), "--out", str(target)]) == 0
+    assert target.read_text(encoding="utf-8") == first  # deterministic, not appended
+
+
+def test_reconstruct_validate_fails_on_a_mismatch(scripted_runs: Path, tmp_path: Path) -> None:
+    """A hasty WriteEffect run adopts; drop its recorded uses and validation must object."""
+    root = tmp_path / "runs"
+    _copy_runs(scripted_runs, root)
+    (root / "write_effect.airline.12.4-scripted.hasty-s0" / "truth.jsonl").write_text("")
+    assert main(["reconstruct", str(root), "--validate"]) == 1
+
+
+@pytest.mark.parametrize("kind", ["file", "missing"])
+def test_reconstruct_rejects_a_non_directory(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "labels.jsonl"
+    if kind == "file":
+        target.write_text("{}\n")
+    assert main(["reconstruct", str(target), "--validate"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "is not a directory of runs" in err and len(err.splitlines()) == 1
