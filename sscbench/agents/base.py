@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from sscbench.envs.calls import ToolCall
@@ -18,13 +18,15 @@ class EpisodeContext:
     """The scaffold of one episode: domain, τ² task, seed and the domain policy text.
 
     LLM agents see only ``policy`` and the tool schemas; scripted reference agents also
-    read the task's gold plan (that is what makes them references).
+    read the task's gold plan (that is what makes them references). ``variants`` are the
+    run's interface variants (e.g. ``read_back_hint``), which change the tool schemas.
     """
 
     domain: str
     task: Any
     seed: int
     policy: str
+    variants: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

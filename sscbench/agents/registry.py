@@ -1,4 +1,5 @@
-"""The agent registry: ``scripted:careful``, and later provider-backed agents.
+"""The agent registry: ``scripted:careful`` and friends, and the provider-backed agents
+``openai``, ``anthropic`` and ``openai-compatible``.
 
 Third-party agents register through the ``sscbench.agents`` entry-point group.
 """
@@ -6,6 +7,7 @@ Third-party agents register through the ``sscbench.agents`` entry-point group.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from sscbench.agents.base import Agent
@@ -14,8 +16,16 @@ from sscbench.registry import Registry
 AGENTS: Registry[Callable[..., Agent]] = Registry("agent", group="sscbench.agents")
 
 
+@cache
+def register_builtin_agents() -> None:
+    """Register the scripted and provider-backed agents (once; cheap, no SDK import)."""
+    import sscbench.agents.scripted  # noqa: F401  (registers the scripted agents)
+    from sscbench.agents.providers import register_provider_agents
+
+    register_provider_agents(AGENTS)
+
+
 def make_agent(name: str, **params: Any) -> Agent:
     """Build a registered agent by name (built-ins are registered on first use)."""
-    import sscbench.agents.scripted  # noqa: F401  (registers the scripted agents)
-
+    register_builtin_agents()
     return AGENTS.get(name)(**params)

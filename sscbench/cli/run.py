@@ -42,7 +42,14 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="agent parameter, e.g. p=0.3 for scripted:mixed (repeatable)",
     )
-    p.add_argument("--user", default="scripted", help="user name (default: scripted)")
+    p.add_argument("--user", default="scripted", help="user name: scripted | simulator")
+    p.add_argument(
+        "--user-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="user parameter, e.g. provider=anthropic model=... for simulator (repeatable)",
+    )
     p.add_argument("--out", required=True, type=Path, help="output directory")
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
@@ -61,12 +68,12 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
-def _params(items: list[str]) -> dict[str, Any]:
+def _params(items: list[str], flag: str) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
-            raise ConfigError(f"--agent-param {item!r} must look like KEY=VALUE")
+            raise ConfigError(f"{flag} {item!r} must look like KEY=VALUE")
         try:
             params[key] = float(value) if "." in value else int(value)
         except ValueError:
@@ -107,8 +114,10 @@ def handle(args: argparse.Namespace) -> int:
         out=args.out,
         seeds=args.seed,
         max_steps=args.max_steps,
-        agent_params=_params(args.agent_param),
+        agent_params=_params(args.agent_param, "--agent-param"),
         contract=contract,
+        user_params=_params(args.user_param, "--user-param"),
+
     )
 
     console = Console(stderr=True, soft_wrap=True)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+RAW_ARGUMENTS = "__raw_arguments__"
+"""Key under which an agent adapter keeps tool-call argument text that is not a JSON object
+(``sscbench.agents.providers.arguments``); the call is answered with an error observation."""
 
 
 class ToolCall(BaseModel):
@@ -25,3 +30,17 @@ class Observation(BaseModel):
     call_id: str
     content: str
     error: bool = False
+
+
+def arguments_error(raw: str) -> str:
+    """The observation for argument text that is not a JSON object.
+
+    τ² parses arguments with ``json.loads`` before any tool runs and its simulation dies on
+    the exception; SSCBench reports that same exception the way τ² reports every failed
+    tool call (``"Error: <exception>"``), so the model can recover.
+    """
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        return f"Error: {exc}"
+    return f"Error: tool arguments must be a JSON object, not {type(value).__name__}"

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sscbench.envs.calls import Observation, ToolCall
+from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
 from sscbench.envs.domain import Domain, load_domain
 from sscbench.envs.footprint import write_footprint
 from sscbench.envs.intervention import (
@@ -218,6 +218,9 @@ class EpisodeEnvironment:
         # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for an
         # assistant requestor outside solo mode, minus the eager debug-log formatting.
         error = False
+        raw = call.arguments.get(RAW_ARGUMENTS)
+        if isinstance(raw, str) and len(call.arguments) == 1:  # unparseable model output
+            return Observation(call_id=call.id, content=arguments_error(raw), error=True)
         if call.name not in self._kinds:
             return Observation(
                 call_id=call.id, content=f"Error: Tool '{call.name}' not found.", error=True

@@ -95,7 +95,13 @@ def run_episode(
     """
     domain = load_domain(spec.domain)
     task = domain.task(spec.task_id)
-    ctx = EpisodeContext(domain=spec.domain, task=task, seed=spec.seed, policy=domain.policy)
+    ctx = EpisodeContext(
+        domain=spec.domain,
+        task=task,
+        seed=spec.seed,
+        policy=domain.policy,
+        variants=dict(spec.variants),
+    )
     if env is None:
         env = EpisodeEnvironment.open(spec.domain, task, intervention)
     elif intervention is not None:

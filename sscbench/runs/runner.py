@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sscbench.agents.registry import AGENTS, make_agent
+from sscbench.agents.registry import AGENTS, make_agent, register_builtin_agents
 from sscbench.envs import load_domain
 from sscbench.envs.task_spec import parse_task_spec
 from sscbench.errors import ConfigError, LedgerError
@@ -39,6 +39,7 @@ class BatchPlan:
     out: Path
     max_steps: int
     contract: FaultContract | None = None
+    user_params: dict[str, Any] = field(default_factory=dict)
 
     def episodes(self) -> Iterator[tuple[str, EpisodeSpec]]:
         """``(run_id, spec)`` for each scheduled episode, in a fixed order."""
@@ -88,6 +89,7 @@ def plan_batch(
     max_steps: int = 100,
     agent_params: dict[str, Any] | None = None,
     contract: FaultContract | None = None,
+    user_params: dict[str, Any] | None = None,
 ) -> BatchPlan:
     """Validate every input (nothing is written) and return the batch plan.
 
@@ -98,8 +100,7 @@ def plan_batch(
         domain, tasks = contract.domain, contract.task_id
     load_domain(domain)
     task_ids = tuple(parse_task_spec(domain, tasks))
-    import sscbench.agents.scripted  # noqa: F401  (registers the built-in agents)
-
+    register_builtin_agents()
     if agent not in AGENTS:
         raise ConfigError(f"unknown agent {agent!r}; known: {', '.join(AGENTS.names())}")
     if user not in USERS:
@@ -117,6 +118,7 @@ def plan_batch(
         out=out,
         max_steps=max_steps,
         contract=contract,
+        user_params=dict(user_params or {}),
     )
 
 
@@ -162,7 +164,7 @@ def run_batch(
             return run_episode(
                 spec,
                 make_agent(plan.agent, **plan.agent_params),
-                make_user(plan.user),
+                make_user(plan.user, **plan.user_params),
                 run_dir,
                 run_id=run_id,
                 intervention=None if c is None else ContractIntervention(c),

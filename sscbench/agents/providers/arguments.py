@@ -13,8 +13,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-RAW_ARGUMENTS = "__raw_arguments__"
-"""Key holding unparseable argument text; ``sscbench.envs`` maps it to an error observation."""
+from sscbench.envs.calls import RAW_ARGUMENTS
+
+__all__ = ["RAW_ARGUMENTS", "parse_arguments"]
+
 
 
 def parse_arguments(raw: str) -> dict[str, Any]:
