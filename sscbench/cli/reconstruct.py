@@ -11,10 +11,25 @@ from rich.table import Table
 
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import label_dir
+from sscbench.reconstruct.llm_classifier import LLMClassifier
 from sscbench.reconstruct.summary import summary_table
 from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
 LABELS_FILE = "labels.jsonl"
+CLASSIFIER_CALLS_FILE = "classifier_calls.jsonl"
+
+
+def _classifier(args: argparse.Namespace) -> LLMClassifier:
+    params: dict[str, Any] = {}
+    for item in args.classifier_param:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--classifier-param {item!r} must look like KEY=VALUE")
+        params[key] = value
+    provider = params.pop("provider", None)
+    if provider is None:
+        raise ConfigError("--classifier llm needs --classifier-param provider=openai|anthropic|...")
+    return LLMClassifier(provider, **params)
 
 
 def register(sub: Any) -> None:
@@ -27,7 +42,22 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--validate", action="store_true", help="compare with scripted agents' ground truth"
     )
+    p.add_argument(
+        "--classifier",
+        choices=("rules", "llm"),
+        default="rules",
+        help="pass 2: the operators' rules (default, offline) or an LLM",
+    )
+    p.add_argument(
+        "--classifier-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="LLM classifier setting: provider=openai|anthropic|openai-compatible, model=..., "
+        "base_url=..., api_key_env=..., cache_dir=... (repeatable)",
+    )
     p.set_defaults(handler=handle)
+
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -35,7 +65,12 @@ def handle(args: argparse.Namespace) -> int:
     root: Path = args.rundir
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")
-    labels = label_dir(root)
+    classifier = _classifier(args) if args.classifier == "llm" else None
+    labels = label_dir(root, classifier)
+    if classifier is not None:
+        with (root / CLASSIFIER_CALLS_FILE).open("a", encoding="utf-8") as fh:
+            for call in classifier.provider_calls:
+                fh.write(call.model_dump_json() + "\n")
     out: Path = args.out or root / LABELS_FILE
     tmp = out.with_suffix(".tmp")
     with tmp.open("w", encoding="utf-8") as fh:

@@ -117,7 +117,6 @@ def handle(args: argparse.Namespace) -> int:
         agent_params=_params(args.agent_param, "--agent-param"),
         contract=contract,
         user_params=_params(args.user_param, "--user-param"),
-
     )
 
     console = Console(stderr=True, soft_wrap=True)

@@ -10,9 +10,8 @@ operator's rule set applied to agent messages and calls after ``T_F``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from sscbench.errors import LedgerError
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.refutation import refutation_arrival
@@ -98,8 +97,17 @@ def _clean(ledger: Ledger) -> RunLabels:
     )
 
 
-def label_run(run_dir: Path) -> RunLabels:
-    """Reconstruct the events of the run in ``run_dir``."""
+class EventClassifier(Protocol):
+    """Pass 2 by something other than the operator's rules (e.g. an LLM)."""
+
+    def uses(self, view: RunView, event: AgentMessage | AgentToolCall) -> list[Use]:
+        """Classified uses in one agent event."""
+        ...
+
+
+def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
+    """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
+    or by ``classifier`` when given)."""
     ledger = read_ledger(run_dir / LEDGER_FILE)
     h = ledger.header
     if h.fault is None:
@@ -161,7 +169,7 @@ def label_run(run_dir: Path) -> RunLabels:
         )
     import sscbench.reconstruct.rules  # noqa: F401  (registers the built-in rule sets)
 
-    if contract.operator not in USE_RULES:
+    if classifier is None and contract.operator not in USE_RULES:
         why_rules = f"no use rules for operator {contract.operator!r}"
         undecided = EventTime(status="undecidable", reason=why_rules)
         return RunLabels(
@@ -177,15 +185,17 @@ def label_run(run_dir: Path) -> RunLabels:
             z_s="undecidable",
             y_end=None,
         )
-    rules = USE_RULES.get(contract.operator)()
+    rules = USE_RULES.get(contract.operator)() if classifier is None else None
     view = RunView(history=history, t_f=t_f_step, contract=contract)
     uses: list[Use] = []
     for event in ledger.events:
-        if event.step <= t_f_step:
+        if event.step <= t_f_step or not isinstance(event, AgentMessage | AgentToolCall):
             continue
-        if isinstance(event, AgentMessage):
+        if classifier is not None:
+            uses.extend(classifier.uses(view, event))
+        elif rules is not None and isinstance(event, AgentMessage):
             uses.extend(rules.message(view, event.content, event.step))
-        elif isinstance(event, AgentToolCall):
+        elif rules is not None and isinstance(event, AgentToolCall):
             uses.extend(rules.call(view, event))
     t_s = _first(uses, lambda u: u.kind == "dependent_use", "dependent use")
     t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
@@ -255,14 +265,10 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     return final.pop() if len(final) == 1 else "undecidable"
 
 
-def label_dir(root: Path) -> list[RunLabels]:
+def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:
     """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
-    labels = []
-    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
-        if ".incomplete-" in ledger_path.parent.name:
-            continue
-        try:
-            labels.append(label_run(ledger_path.parent))
-        except LedgerError:
-            raise
-    return labels
+    return [
+        label_run(ledger_path.parent, classifier)
+        for ledger_path in sorted(root.rglob(LEDGER_FILE))
+        if ".incomplete-" not in ledger_path.parent.name
+    ]

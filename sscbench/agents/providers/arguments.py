@@ -18,7 +18,6 @@ from sscbench.envs.calls import RAW_ARGUMENTS
 __all__ = ["RAW_ARGUMENTS", "parse_arguments"]
 
 
-
 def parse_arguments(raw: str) -> dict[str, Any]:
     """Parse the model's argument text; anything but a JSON object is kept raw.
 

@@ -1,0 +1,116 @@
+"""An optional LLM classifier for pass 2, through the agent provider layer.
+
+The rule-based rules are the default (offline, deterministic). This classifier asks a
+model, with the fault contract in its prompt, to classify each agent message and tool call
+after ``T_F`` as a dependent use (erroneous or not), a verification-only reference or no
+reference to the affected fact. Requests go through :class:`ProviderClient`, so they are
+cached (set ``cache_dir``), retried and recorded per attempt; keys are never written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from sscbench.agents.providers.anthropic_messages import (
+    DEFAULT_MAX_TOKENS,
+    AnthropicMessagesBackend,
+)
+from sscbench.agents.providers.client import Backend, ProviderClient
+from sscbench.agents.providers.config import parse_config
+from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+from sscbench.agents.providers.records import ProviderCall
+from sscbench.agents.providers.transcript import Message
+from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.reconstruct.rules.base import RunView, Use
+from sscbench.runs.events import AgentMessage, AgentToolCall
+
+INSTRUCTIONS = """You label one event of a tool-using customer-service agent's run for a \
+fault-injection study. A tool observation delivered a FALSE value v' about an affected fact \
+(the true value is v). Classify only the EVENT below, using these definitions:
+- dependent_use: the event's content or arguments depend on a value or proposition about \
+the affected fact (stating it, deriving from it, acting on it). Correct, hedged and wrong \
+uses all count.
+- erroneous: a dependent use that treats v' (or a value derived from it) as operative. \
+Hedged wording does not cancel an action whose arguments commit to v'; hedged text alone \
+does not commit.
+- verification: the event quotes v' only to check, question or flag it.
+- none: the event does not refer to the affected fact, or only retrieves it (a read call \
+whose arguments do not depend on the fact).
+Answer with one JSON object and nothing else: {"label": "dependent_use" | "verification" | \
+"none", "erroneous": true | false, "stance": "endorse" | "retract" | null, "reason": "<short>"}. \
+stance: endorse if the event asserts v' as true, retract if it asserts v or rejects v'."""
+
+
+def _contract_text(contract: FaultContract) -> str:
+    semantics = "; ".join(f"{q.claim} ({q.source}: {q.text})" for q in contract.semantics)
+    return (
+        f"Operator: {contract.operator}\nAffected fact: {contract.target.scope} "
+        f"(entity {contract.target.entity_type} {contract.target.entity_id}, paths "
+        f"{', '.join(contract.target.paths)})\n"
+        f"True value v: {json.dumps(contract.authoritative_value)}\n"
+        f"Injected value v': {json.dumps(contract.injected_value)}\n"
+        f"Agent-visible semantics: {semantics or 'none quoted'}"
+    )
+
+
+def _backend(provider: str, params: dict[str, Any]) -> tuple[Backend, Any]:
+    config = parse_config(params)
+    if provider == "anthropic":
+        if config.max_tokens is None:
+            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
+        return AnthropicMessagesBackend(config), config
+    if provider in ("openai", "openai-compatible"):
+        return OpenAIChatBackend(config, compatible=provider == "openai-compatible"), config
+    raise ConfigError(
+        f"unknown classifier provider {provider!r}: openai, anthropic, openai-compatible"
+    )
+
+
+class LLMClassifier:
+    """Classifies agent events with a model; ``provider_calls`` keeps every attempt."""
+
+    def __init__(self, provider: str, **params: Any) -> None:
+        self.provider = provider
+        self.provider_calls: list[ProviderCall] = []
+        self._backend, self._config = _backend(provider, params)
+        self._client = ProviderClient(self._backend, self._config, "agent", self.provider_calls)
+
+    def uses(self, view: RunView, event: AgentMessage | AgentToolCall) -> list[Use]:
+        """The classified use (at most one) of ``event``."""
+        source: Literal["message", "call"]
+        if isinstance(event, AgentMessage):
+            shown, source = f"Agent message to the user:\n{event.content}", "message"
+        else:
+
+            shown = f"Agent tool call: {event.name}({json.dumps(event.arguments, sort_keys=True)})"
+            source = "call"
+        prompt = f"{_contract_text(view.contract)}\n\nEVENT (step {event.step}):\n{shown}"
+        request = self._backend.build_request(
+            INSTRUCTIONS, [Message(role="user", text=prompt)], None, 0
+        )
+        completion = self._client.complete(request, seed=0, step=event.step)
+        return parse_label(completion.text or "", event.step, source)
+
+
+def parse_label(text: str, step: int, source: Literal["message", "call"]) -> list[Use]:
+    """Read the model's JSON answer; anything unreadable is an undecidable use."""
+    start, end = text.find("{"), text.rfind("}")
+    try:
+        answer = json.loads(text[start : end + 1]) if start >= 0 else None
+    except json.JSONDecodeError:
+        answer = None
+    if not isinstance(answer, dict) or answer.get("label") not in (
+        "dependent_use",
+        "verification",
+        "none",
+    ):
+        return [Use(step, "undecidable", False, None, source, "classifier reply is not a label")]
+    reason = f"llm: {str(answer.get('reason', ''))[:200]}"
+    stance = answer.get("stance") if answer.get("stance") in ("endorse", "retract") else None
+    if answer["label"] == "none":
+        return []
+    if answer["label"] == "verification":
+        return [Use(step, "verification", False, stance, source, reason)]
+    return [Use(step, "dependent_use", bool(answer.get("erroneous")), stance, source, reason)]
