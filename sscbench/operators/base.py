@@ -87,9 +87,22 @@ class Operator(ABC, Generic[P]):
         (digit runs as numbers) before sampling, so yield order never affects sampling.
         """
 
+    def contract(self, **fields: Any) -> FaultContract:
+        """A contract of this operator: name, version, parameters and (unless given)
+        the parameters' ``persistence`` are filled in."""
+        persistence = fields.pop("persistence", getattr(self.params, "persistence", None))
+        return FaultContract(
+            operator=self.name,
+            operator_version=self.version,
+            params=self.params.model_dump(),
+            persistence=persistence,
+            **fields,
+        )
+
     def reject(
         self, candidate_id: str, task_id: str, cluster: str, check: str, reason: str
     ) -> Rejection:
+
         """Build a rejection for this operator."""
         return Rejection(
             candidate_id=candidate_id,

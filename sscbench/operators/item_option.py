@@ -162,11 +162,8 @@ class ItemOption(Operator[ItemOptionParams]):
         new_value = rng.choice(alternatives[option])
         path = f"items.{index}.options.{option}"
         true_value = item.options[option]
-        return FaultContract(
+        return self.contract(
             contract_id=cid,
-            operator=self.name,
-            operator_version=self.version,
-            params=self.params.model_dump(),
             domain="retail",
             task_id=task_id,
             cluster=cluster,
@@ -178,7 +175,6 @@ class ItemOption(Operator[ItemOptionParams]):
             ),
             authoritative_value=true_value,
             injected_value=new_value,
-            persistence=self.params.persistence,
             interventions=(
                 ObservationRewrite(
                     tool="get_order_details",

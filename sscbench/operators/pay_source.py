@@ -162,11 +162,8 @@ class PaySource(Operator[PaySourceParams]):
             )
         path = f"payment_methods.{pid}.source"
         flipped = FLIPS[source]
-        return FaultContract(
+        return self.contract(
             contract_id=cid,
-            operator=self.name,
-            operator_version=self.version,
-            params=self.params.model_dump(),
             domain="airline",
             task_id=task_id,
             cluster=uid,
@@ -178,7 +175,6 @@ class PaySource(Operator[PaySourceParams]):
             ),
             authoritative_value=source,
             injected_value=flipped,
-            persistence=self.params.persistence,
             interventions=(
                 ObservationRewrite(
                     tool="get_user_details",

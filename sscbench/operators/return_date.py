@@ -147,11 +147,8 @@ class ReturnDate(Operator[ReturnDateParams]):
         truth = {f"flights.{i}.date": res.flights[i].date for i in inbound}
         expect = dict(truth)
         expect.update({f"flights.{i}.flight_number": res.flights[i].flight_number for i in inbound})
-        return FaultContract(
+        return self.contract(
             contract_id=cid,
-            operator=self.name,
-            operator_version=self.version,
-            params=self.params.model_dump(),
             domain="airline",
             task_id=task_id,
             cluster=rid,
@@ -163,7 +160,6 @@ class ReturnDate(Operator[ReturnDateParams]):
             ),
             authoritative_value=truth,
             injected_value={e.path: e.value for e in edits},
-            persistence=self.params.persistence,
             interventions=(
                 ObservationRewrite(
                     tool="get_reservation_details",

@@ -111,11 +111,8 @@ class WriteEffect(Operator[WriteEffectParams]):
                 cid, task_id, rid, "distinct_value", f"{action.name} does not change {list(fields)}"
             )
         match = json.loads(json.dumps(action.arguments))
-        return FaultContract(
+        return self.contract(
             contract_id=cid,
-            operator=self.name,
-            operator_version=self.version,
-            params=self.params.model_dump(),
             domain="airline",
             task_id=task_id,
             cluster=rid,
@@ -128,7 +125,6 @@ class WriteEffect(Operator[WriteEffectParams]):
             ),
             authoritative_value=v,
             injected_value=v_prime,
-            persistence=self.params.persistence,
             interventions=(
                 WriteSuppression(tool=action.name, match=match, affected_fields=fields),
             ),
