@@ -1,0 +1,1 @@
+"""Analysis of reconstructed labels: populations, quantities, intervals, report."""

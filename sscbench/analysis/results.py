@@ -1,0 +1,134 @@
+"""The analysis result: every table the report, the CLI and the JSON/CSV/LaTeX exports show.
+
+One frozen record per table row; every rate carries its counts (numerator, denominator,
+clusters) and its interval with the method that produced it, so a claim is always bound
+to the population that supports it. Empty strata are rows with zero counts, never dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+ANALYSIS_SCHEMA_VERSION = 1
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Interval(_Row):
+    """A 95% interval for a proportion."""
+
+    low: float | None
+    high: float | None
+    method: Literal["wilson", "cluster_bootstrap", "none"]
+
+
+class Rate(_Row):
+    """A proportion with its counts and interval (``value`` is None on 0/0)."""
+
+    numerator: int
+    denominator: int
+    clusters: int
+    value: float | None
+    interval: Interval
+
+
+class FunnelRow(_Row):
+    """scheduled → observed → triggered → dependent use decidable → analysis population P."""
+
+    operator: str
+    configuration: str
+    scheduled: int
+    observed: int
+    missing: int
+    triggered: int
+    not_triggered: int
+    decidable_use: int
+    population: int
+    controls: int
+
+
+class ArrivalRow(_Row):
+    """Arrival shares on runs with decidable Z_S (controls included: arrival only)."""
+
+    operator: str
+    configuration: str
+    before: Rate
+    after: Rate
+    absent: Rate
+    no_use: int
+    undecidable: int
+
+
+class AdoptionRow(_Row):
+    """Adoption on triggered runs (A_T), within P (A_P) and per arrival stratum (a_s)."""
+
+    operator: str
+    configuration: str
+    a_t: Rate
+    a_p: Rate
+    a_before: Rate
+    a_after: Rate
+    a_absent: Rate
+
+
+class RelianceTimingRow(_Row):
+    """q_U = P(T_E < T_U | A=1, P), the count with T_S < T_E < T_U, and the T_U − T_E gaps."""
+
+    operator: str
+    configuration: str
+    q_u: Rate
+    refuted_between_use_and_reliance: int
+    gaps: tuple[int | None, ...]
+    """T_U − T_E per adopted run in P; None where T_E = ∞."""
+
+
+class ReformulationRow(_Row):
+    """Adoption / adoption with eventual refutation / with pre-use refutation (per operator)."""
+
+    operator: str
+    configuration: str
+    adoption: Rate
+    adoption_eventually_refuted: Rate
+    adoption_refuted_before_use: Rate
+
+
+class StanceRow(_Row):
+    """Y_end among adopted runs in P."""
+
+    operator: str
+    configuration: str
+    endorse: int
+    retract: int
+    undecidable: int
+
+
+class NoiseRow(_Row):
+    """Seed–configuration pairs whose arrival class changes across repetitions."""
+
+    operator: str
+    configuration: str
+    pairs: int
+    pairs_with_repetitions: int
+    changed: int
+
+
+class AnalysisResult(_Row):
+    """Everything an analysis of one run set produced."""
+
+    schema_version: int = ANALYSIS_SCHEMA_VERSION
+    sensitivity: str
+    """Which population variant: ``primary``, ``common_seeds``, ``all_repetitions``,
+    ``strict_item_option``, ``controls_included``."""
+    bootstrap_replicates: int
+    seed: int
+    funnel: tuple[FunnelRow, ...]
+    arrival: tuple[ArrivalRow, ...]
+    adoption: tuple[AdoptionRow, ...]
+    timing: tuple[RelianceTimingRow, ...]
+    reformulation: tuple[ReformulationRow, ...]
+    stance: tuple[StanceRow, ...]
+    noise: tuple[NoiseRow, ...]
