@@ -59,7 +59,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
-
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
     root: Path = args.rundir

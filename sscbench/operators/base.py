@@ -102,7 +102,6 @@ class Operator(ABC, Generic[P]):
     def reject(
         self, candidate_id: str, task_id: str, cluster: str, check: str, reason: str
     ) -> Rejection:
-
         """Build a rejection for this operator."""
         return Rejection(
             candidate_id=candidate_id,

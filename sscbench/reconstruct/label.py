@@ -83,6 +83,7 @@ def _clean(ledger: Ledger) -> RunLabels:
         agent=h.agent.name,
         seed=h.seed,
         finished=ledger.finished,
+        termination=ledger.end.termination if ledger.end else None,
         success=ledger.end.success if ledger.end else None,
         triggered=False,
         triggered_reason="clean run",
@@ -122,6 +123,7 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
         "agent": h.agent.name,
         "seed": h.seed,
         "finished": ledger.finished,
+        "termination": ledger.end.termination if ledger.end else None,
         "success": ledger.end.success if ledger.end else None,
     }
     t_f_step = fault_step(contract, history)

@@ -42,7 +42,9 @@ class RunLabels(BaseModel):
     agent: str
     seed: int
     finished: bool
+    termination: Literal["user_stop", "agent_stop", "max_steps", "harness_error"] | None = None
     success: bool | None
+
     triggered: bool | None
     triggered_reason: str
     t_f: EventTime

@@ -83,7 +83,6 @@ class LLMClassifier:
         if isinstance(event, AgentMessage):
             shown, source = f"Agent message to the user:\n{event.content}", "message"
         else:
-
             shown = f"Agent tool call: {event.name}({json.dumps(event.arguments, sort_keys=True)})"
             source = "call"
         prompt = f"{_contract_text(view.contract)}\n\nEVENT (step {event.step}):\n{shown}"

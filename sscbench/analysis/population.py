@@ -1,0 +1,328 @@
+"""Who counts: the funnel from scheduled runs to the analysis population ``P``.
+
+SPEC §7: scheduled → observed → triggered → dependent use decidable → ``P`` (included,
+triggered, decidable ``T_S``, non-control). Every claim is then computed on an explicit
+subset of these runs, so a rate can always be traced back to the runs that support it.
+
+- A *scheduled* run is one the design asked for: a key ``(case, configuration,
+  repetition)`` from the schedule when one is given, else every label record. A scheduled
+  run without a finished, error-free record is *missing* — counted, never imputed.
+- Target-value controls (``v′ = v``) stay in the arrival analysis but are not in ``P``, so
+  they never enter adoption or diagnosis (unless the ``controls_included`` variant asks).
+- Each run's *cluster* is its case's entity cluster from the case set (reservation, order
+  item, user); intervals resample these clusters, because runs on one entity are not
+  independent.
+
+Sensitivity variants (SPEC §7) only change which runs are in the universe or included:
+``primary`` keeps the first repetition (r0); ``all_repetitions`` keeps every repetition;
+``common_seeds`` keeps, per operator, only cases scheduled for every configuration (a case
+is scheduled under fault for a configuration only if it solved the clean task, so these
+are the common clean-solved seeds); ``strict_item_option`` drops ItemOption runs whose
+refutation was completed by a product record fetched *before* the order bound the item to
+its variant; ``controls_included`` puts controls into ``P``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, NamedTuple, get_args
+
+from sscbench.analysis.results import FunnelRow
+from sscbench.errors import ConfigError
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.witnesses.caseset import CaseEntry, CaseSet
+
+Sensitivity = Literal[
+    "primary", "common_seeds", "all_repetitions", "strict_item_option", "controls_included"
+]
+SENSITIVITIES: tuple[Sensitivity, ...] = get_args(Sensitivity)
+ArrivalClass = Literal["before", "after", "absent"]
+STRATA: tuple[ArrivalClass, ...] = ("before", "after", "absent")
+CONTROL_SUFFIX = "+control"
+ITEM_OPTION = "item_option"
+
+
+class RunKey(NamedTuple):
+    """One scheduled run: a case under one configuration, at one repetition (r0, r1, …).
+
+    The configuration is the agent's display id and the repetition its seed, as recorded
+    in the ledger header.
+    """
+
+    case_id: str
+    configuration: str
+    repetition: int
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A scheduled run with its label (``None`` when missing) and its funnel stages."""
+
+    key: RunKey
+    operator: str
+    cluster: str
+    control: bool
+    label: RunLabels | None
+    included: bool
+    """Passes the variant's inclusion rule (only ``strict_item_option`` excludes runs)."""
+    adoptable: bool
+    """Enters adoption and diagnosis when triggered: included and non-control (controls
+    too in the ``controls_included`` variant)."""
+
+    @property
+    def observed(self) -> bool:
+        """A finished record without a harness error."""
+        return self.label is not None
+
+    @property
+    def triggered(self) -> bool:
+        """The fault-bearing observation was delivered (and confirmed)."""
+        return self.label is not None and self.label.triggered is True
+
+    @property
+    def decidable_use(self) -> bool:
+        """Triggered, and ``T_S`` is decided: found, or no dependent use at all."""
+        return self.triggered and self.label is not None and self.label.t_s.decidable
+
+    @property
+    def in_population(self) -> bool:
+        """In ``P``: adoptable (included, non-control), triggered, decidable ``T_S``."""
+        return self.adoptable and self.decidable_use
+
+    @property
+    def adoption_decided(self) -> bool:
+        """``A`` is decided (``True`` or ``False``) for this run."""
+        return self.label is not None and self.label.adopted is not None
+
+    @property
+    def adopted(self) -> bool:
+        """``A = 1``."""
+        return self.label is not None and self.label.adopted is True
+
+    @property
+    def arrival(self) -> ArrivalClass | None:
+        """``Z_S`` when decidable (before / after / absent) for an included triggered run
+        — controls too, since they are kept for arrival; ``None`` otherwise."""
+        if not (self.included and self.triggered) or self.label is None:
+            return None
+        z = self.label.z_s
+        if z == "before" or z == "after" or z == "absent":
+            return z
+        return None
+
+
+@dataclass(frozen=True)
+class Population:
+    """The runs of one analysis variant, grouped per operator × configuration."""
+
+    sensitivity: Sensitivity
+    runs: tuple[Run, ...]
+    """Every scheduled run of the variant, sorted by operator, configuration, case,
+    repetition."""
+
+    def groups(self) -> Iterator[tuple[str, str, list[Run]]]:
+        """``(operator, configuration, runs)`` in sorted order."""
+        grouped: dict[tuple[str, str], list[Run]] = defaultdict(list)
+        for run in self.runs:
+            grouped[(run.operator, run.key.configuration)].append(run)
+        for (operator, configuration), runs in sorted(grouped.items()):
+            yield operator, configuration, runs
+
+    def operators(self) -> list[str]:
+        """The operators present, sorted."""
+        return sorted({run.operator for run in self.runs})
+
+    def funnel(self) -> tuple[FunnelRow, ...]:
+        """One funnel row per operator × configuration."""
+        return tuple(funnel_row(op, conf, runs) for op, conf, runs in self.groups())
+
+
+def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
+    """scheduled → observed → triggered → decidable use → ``P`` for one group.
+
+    ``not_triggered`` is observed − triggered, so it also holds runs whose trigger could
+    not be confirmed; ``controls`` counts the control runs that reached the decidable-use
+    stage (kept for arrival). Runs dropped by ``strict_item_option`` reach decidable use
+    but not ``P``.
+    """
+    scheduled = len(runs)
+    observed = sum(r.observed for r in runs)
+    triggered = sum(r.triggered for r in runs)
+    return FunnelRow(
+        operator=operator,
+        configuration=configuration,
+        scheduled=scheduled,
+        observed=observed,
+        missing=scheduled - observed,
+        triggered=triggered,
+        not_triggered=observed - triggered,
+        decidable_use=sum(r.decidable_use for r in runs),
+        population=sum(r.in_population for r in runs),
+        controls=sum(r.decidable_use and r.control and r.included for r in runs),
+    )
+
+
+def read_labels(path: Path | str) -> list[RunLabels]:
+    """The records of a ``labels.jsonl`` file (blank lines skipped)."""
+    path = Path(path)
+    labels = []
+    with path.open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                labels.append(RunLabels.model_validate_json(line))
+            except ValueError as exc:
+                raise ConfigError(f"{path}:{number}: not a run label ({exc})") from exc
+    return labels
+
+
+def harness_error(label: RunLabels) -> bool:
+    """Whether the run ended in a harness error (counted as missing, never as a result).
+
+    Read defensively: ``RunLabels`` carries the run's termination only once the labeller
+    records it; until then a harness-error run is recognised only by ``finished``.
+    """
+    return getattr(label, "termination", None) == "harness_error"
+
+
+def strict_item_option_excludes(label: RunLabels) -> bool:
+    """Whether the stricter ItemOption rule drops this run.
+
+    The product-variant-binding relation records ``T_E``'s evidence as ``(product step,
+    binding step)``. The strict reading accepts a refutation only when the product record
+    was fetched *after* the visible run bound the order item to its variant; a product
+    record fetched first (completed only at the binding) is excluded. Runs without such
+    evidence (``T_E = ∞`` or undecidable) are kept: the rule is about where a found
+    refutation came from.
+    """
+    t_e = label.t_e
+    if label.operator != ITEM_OPTION or t_e.status != "found" or len(t_e.evidence) < 2:
+        return False
+    product_step, binding_step = t_e.evidence[0], t_e.evidence[1]
+    return product_step < binding_step
+
+
+def _case_entry(case_set: CaseSet, index: dict[str, CaseEntry], case_id: str) -> CaseEntry:
+    entry = index.get(case_id)
+    if entry is None and case_id.endswith(CONTROL_SUFFIX):
+        # A control shares its twin's entity cluster, so the twin's entry serves.
+        entry = index.get(case_id[: -len(CONTROL_SUFFIX)])
+    if entry is None:
+        raise ConfigError(
+            f"case {case_id!r} is not in case set {case_set.manifest.name} "
+            f"{case_set.manifest.version} ({case_set.root}); analyse labels with the case set "
+            "their runs were made from"
+        )
+    return entry
+
+
+def run_key(label: RunLabels) -> RunKey | None:
+    """The schedule key of a label (``None`` for a clean run, which has no case)."""
+    if label.case_id is None:
+        return None
+    return RunKey(label.case_id, label.agent, label.seed)
+
+
+def build_population(
+    labels: Iterable[RunLabels],
+    case_set: CaseSet,
+    *,
+    sensitivity: Sensitivity = "primary",
+    schedule: Iterable[RunKey] | None = None,
+    repetitions: Literal["first", "all"] | None = None,
+) -> Population:
+    """Place every scheduled run of the variant in the funnel.
+
+    ``schedule`` lists the runs the design asked for; without it every faulted label
+    record is a scheduled run. ``repetitions`` overrides the variant's repetition rule
+    (the noise floor needs all repetitions whatever the variant). The first repetition is
+    the smallest repetition index scheduled anywhere in the run set — never a later
+    repetition standing in for a missing r0, which would be imputation.
+    """
+    if sensitivity not in SENSITIVITIES:
+        raise ConfigError(f"unknown sensitivity {sensitivity!r}; one of {', '.join(SENSITIVITIES)}")
+    index = {case.entry.case_id: case.entry for case in case_set.cases}
+    observed: dict[RunKey, RunLabels] = {}
+    recorded: set[RunKey] = set()
+    for label in labels:
+        key = run_key(label)
+        if key is None:
+            continue
+        recorded.add(key)
+        if not label.finished or harness_error(label):
+            continue
+        if key in observed:
+            raise ConfigError(
+                f"two finished records for run {key.case_id} / {key.configuration} / "
+                f"r{key.repetition} ({observed[key].run_id}, {label.run_id})"
+            )
+        observed[key] = label
+    if schedule is None:
+        scheduled = recorded
+    else:
+        scheduled = {RunKey(*key) for key in schedule}
+        unscheduled = observed.keys() - scheduled
+        if unscheduled:
+            # Not part of the design: left out of every count, but said out loud.
+            example = min(unscheduled)
+            warnings.warn(
+                f"{len(unscheduled)} observed run(s) are not in the schedule and are left "
+                f"out (e.g. {example.case_id} / {example.configuration} / "
+                f"r{example.repetition})",
+                stacklevel=2,
+            )
+    if repetitions is None:
+        repetitions = "all" if sensitivity == "all_repetitions" else "first"
+    if repetitions == "first" and scheduled:
+        first = min(key.repetition for key in scheduled)
+        scheduled = {key for key in scheduled if key.repetition == first}
+    entries = {key: _case_entry(case_set, index, key.case_id) for key in scheduled}
+    for key, label in observed.items():
+        if key in entries and label.operator not in (None, entries[key].operator):
+            raise ConfigError(
+                f"run {label.run_id}: operator {label.operator!r} but case {key.case_id} is "
+                f"{entries[key].operator!r} in the case set"
+            )
+    if sensitivity == "common_seeds":
+        scheduled = _common_seeds(scheduled, entries)
+    runs = []
+    for key in sorted(scheduled, key=lambda k: (entries[k].operator, k.configuration, k)):
+        entry = entries[key]
+        found = observed.get(key)
+        included = not (
+            sensitivity == "strict_item_option"
+            and found is not None
+            and strict_item_option_excludes(found)
+        )
+        runs.append(
+            Run(
+                key=key,
+                operator=entry.operator,
+                cluster=entry.cluster,
+                control=entry.control,
+                label=found,
+                included=included,
+                adoptable=included and (not entry.control or sensitivity == "controls_included"),
+            )
+        )
+    return Population(sensitivity=sensitivity, runs=tuple(runs))
+
+
+def _common_seeds(scheduled: set[RunKey], entries: dict[RunKey, CaseEntry]) -> set[RunKey]:
+    """Keep, per operator, the cases scheduled for every configuration of that operator."""
+    configurations: dict[str, set[str]] = defaultdict(set)
+    per_case: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for key in scheduled:
+        operator = entries[key].operator
+        configurations[operator].add(key.configuration)
+        per_case[(operator, key.case_id)].add(key.configuration)
+    return {
+        key
+        for key in scheduled
+        if per_case[(entries[key].operator, key.case_id)] == configurations[entries[key].operator]
+    }

@@ -1,0 +1,300 @@
+"""The normative quantities of SPEC §7, each bound to the runs that support it.
+
+``analyze`` turns a run set's labels into an :class:`AnalysisResult`: the funnel, arrival
+shares, adoption (``A_T``, ``A_P``, ``a_s`` per stratum), reliance timing (``q_U``, the
+``T_S < T_E < T_U`` count, the ``T_U − T_E`` gaps), the reformulation table, ``Y_end``
+and the noise floor. Every rate names its denominator explicitly (the functions below say
+which runs it is) and runs whose claim is undecidable are left out of that denominator
+rather than counted as "no": an undecidable arrival is never filed as absent.
+
+Denominators:
+
+- arrival shares — included, triggered runs with decidable ``Z_S``, controls included
+  (they are kept for arrival); ``no_use`` and ``undecidable`` count the rest of the
+  triggered runs, so the three strata plus these two add up to the triggered runs;
+- ``A_T`` — triggered, adoptable (non-control) runs with decided ``A``;
+- ``A_P`` — runs in ``P`` with decided ``A``; ``a_s`` — those with ``Z_S = s``;
+- ``q_U`` — adopted runs in ``P`` with ``T_U`` found and ``T_E`` decided (found or ∞);
+- reformulation — runs in ``P`` with decided ``A``; for the two refutation claims an
+  adopted run also needs a decided ``T_E`` (eventual) or ``Z_S`` (pre-use), since
+  ``A=1 ∧ T_E<∞`` is unknown when ``T_E`` is.
+
+Reformulation and timing also get one pooled row per operator (configuration
+:data:`POOLED`): the paper states those claims per operator, and only here can their
+interval resample clusters shared across configurations.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
+from sscbench.analysis.population import (
+    SENSITIVITIES,
+    Run,
+    RunKey,
+    Sensitivity,
+    build_population,
+)
+from sscbench.analysis.results import (
+    AdoptionRow,
+    AnalysisResult,
+    ArrivalRow,
+    NoiseRow,
+    Rate,
+    ReformulationRow,
+    RelianceTimingRow,
+    StanceRow,
+)
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.witnesses.caseset import CaseSet
+
+POOLED = "all"
+"""Configuration name of the per-operator pooled rows (reformulation and timing)."""
+
+
+class _Rates:
+    """Builds rates with the analysis seed, replicate count and level fixed."""
+
+    def __init__(self, seed: int, replicates: int, level: float) -> None:
+        self.seed = seed
+        self.replicates = replicates
+        self.level = level
+
+    def __call__(self, runs: Sequence[Run], success: Callable[[Run], bool]) -> Rate:
+        """``success`` over ``runs`` (the denominator), clustered by entity cluster."""
+        return proportion(
+            [(run.cluster, success(run)) for run in runs],
+            seed=self.seed,
+            replicates=self.replicates,
+            level=self.level,
+        )
+
+
+def _steps(run: Run) -> tuple[int | None, int | None, int | None]:
+    """``(T_E, T_S, T_U)`` steps where found, else ``None``."""
+    label = run.label
+    if label is None:
+        return None, None, None
+    return (
+        label.t_e.step if label.t_e.status == "found" else None,
+        label.t_s.step if label.t_s.status == "found" else None,
+        label.t_u.step if label.t_u.status == "found" else None,
+    )
+
+
+def arrival_row(operator: str, configuration: str, runs: Sequence[Run], rate: _Rates) -> ArrivalRow:
+    """Arrival shares on included, triggered runs with decidable ``Z_S`` (controls too)."""
+    decided = [r for r in runs if r.arrival is not None]
+    rest = [r for r in runs if r.included and r.triggered and r.arrival is None]
+    no_use = sum(1 for r in rest if r.label is not None and r.label.z_s == "none")
+    return ArrivalRow(
+        operator=operator,
+        configuration=configuration,
+        before=rate(decided, lambda r: r.arrival == "before"),
+        after=rate(decided, lambda r: r.arrival == "after"),
+        absent=rate(decided, lambda r: r.arrival == "absent"),
+        no_use=no_use,
+        undecidable=len(rest) - no_use,
+    )
+
+
+def adoption_row(
+    operator: str, configuration: str, runs: Sequence[Run], rate: _Rates
+) -> AdoptionRow:
+    """``A_T`` on triggered runs, ``A_P`` within ``P``, ``a_s`` within each stratum."""
+    triggered = [r for r in runs if r.adoptable and r.triggered and r.adoption_decided]
+    in_p = [r for r in runs if r.in_population and r.adoption_decided]
+
+    def stratum(s: str) -> Rate:
+        return rate([r for r in in_p if r.arrival == s], _adopted)
+
+    return AdoptionRow(
+        operator=operator,
+        configuration=configuration,
+        a_t=rate(triggered, _adopted),
+        a_p=rate(in_p, _adopted),
+        a_before=stratum("before"),
+        a_after=stratum("after"),
+        a_absent=stratum("absent"),
+    )
+
+
+def _adopted(run: Run) -> bool:
+    return run.adopted
+
+
+def timing_row(
+    operator: str, configuration: str, runs: Sequence[Run], rate: _Rates
+) -> RelianceTimingRow:
+    """``q_U``, the ``T_S < T_E < T_U`` count and ``T_U − T_E`` per adopted run in ``P``.
+
+    Only adopted runs whose ``T_U`` is found and ``T_E`` decided enter: the gap (and
+    whether the refutation preceded the reliance) is unknown otherwise. A gap is ``None``
+    for ``T_E = ∞``; positive gaps are refutations visible before the first reliance.
+    """
+    timed = [
+        r
+        for r in runs
+        if r.in_population
+        and r.adopted
+        and r.label is not None
+        and r.label.t_u.status == "found"
+        and r.label.t_e.status in ("found", "never")
+    ]
+    gaps: list[int | None] = []
+    between = 0
+    for run in timed:
+        t_e, t_s, t_u = _steps(run)
+        assert t_u is not None  # filtered above
+        gaps.append(None if t_e is None else t_u - t_e)
+        if t_e is not None and t_s is not None and t_s < t_e < t_u:
+            between += 1
+    return RelianceTimingRow(
+        operator=operator,
+        configuration=configuration,
+        q_u=rate(timed, _refuted_before_reliance),
+        refuted_between_use_and_reliance=between,
+        gaps=tuple(gaps),
+    )
+
+
+def _refuted_before_reliance(run: Run) -> bool:
+    t_e, _, t_u = _steps(run)
+    return t_e is not None and t_u is not None and t_e < t_u
+
+
+def reformulation_row(
+    operator: str, configuration: str, runs: Sequence[Run], rate: _Rates
+) -> ReformulationRow:
+    """Adoption, adoption with eventual refutation, adoption with pre-use refutation."""
+    base = [r for r in runs if r.in_population and r.adoption_decided]
+    eventual = [
+        r
+        for r in base
+        if not r.adopted or (r.label is not None and r.label.t_e.status in ("found", "never"))
+    ]
+    pre_use = [r for r in base if not r.adopted or r.arrival is not None]
+    return ReformulationRow(
+        operator=operator,
+        configuration=configuration,
+        adoption=rate(base, _adopted),
+        adoption_eventually_refuted=rate(
+            eventual,
+            lambda r: r.adopted and r.label is not None and r.label.t_e.status == "found",
+        ),
+        adoption_refuted_before_use=rate(pre_use, lambda r: r.adopted and r.arrival == "before"),
+    )
+
+
+def stance_row(operator: str, configuration: str, runs: Sequence[Run]) -> StanceRow:
+    """``Y_end`` among adopted runs in ``P`` (a missing stance counts as undecidable).
+
+    ``Y_end`` is the last explicit stance on ``v′``; it is not evidence of repair.
+    """
+    adopted = [r for r in runs if r.in_population and r.adopted and r.label is not None]
+    endorse = sum(1 for r in adopted if r.label is not None and r.label.y_end == "endorse")
+    retract = sum(1 for r in adopted if r.label is not None and r.label.y_end == "retract")
+    return StanceRow(
+        operator=operator,
+        configuration=configuration,
+        endorse=endorse,
+        retract=retract,
+        undecidable=len(adopted) - endorse - retract,
+    )
+
+
+def noise_row(operator: str, configuration: str, runs: Sequence[Run]) -> NoiseRow:
+    """Seed–configuration pairs whose arrival class changes across repetitions.
+
+    A pair is a case under one configuration; it has repetitions when at least two of its
+    runs have a decidable ``Z_S``, and it *changed* when those runs do not all share one
+    class. ``runs`` must hold every repetition, whatever the variant.
+    """
+    classes: dict[str, list[str]] = defaultdict(list)
+    for run in runs:
+        if run.arrival is not None:
+            classes[run.key.case_id].append(run.arrival)
+    repeated = [c for c in classes.values() if len(c) >= 2]
+    return NoiseRow(
+        operator=operator,
+        configuration=configuration,
+        pairs=len(classes),
+        pairs_with_repetitions=len(repeated),
+        changed=sum(1 for c in repeated if len(set(c)) > 1),
+    )
+
+
+def analyze(
+    labels: Iterable[RunLabels],
+    case_set: CaseSet,
+    *,
+    sensitivity: Sensitivity = "primary",
+    schedule: Iterable[RunKey] | None = None,
+    seed: int = 0,
+    replicates: int = DEFAULT_REPLICATES,
+    level: float = LEVEL,
+) -> AnalysisResult:
+    """Every §7 table for one population variant of a run set.
+
+    ``labels`` are the records of ``labels.jsonl``; ``case_set`` supplies each case's
+    entity cluster and control flag; ``schedule`` (optional) lists the runs the design
+    asked for, so unrecorded runs count as missing. ``seed`` fixes every bootstrap
+    interval; ``replicates`` is B.
+    """
+    labels = list(labels)
+    schedule = None if schedule is None else list(schedule)
+    population = build_population(labels, case_set, sensitivity=sensitivity, schedule=schedule)
+    every_repetition = build_population(
+        labels, case_set, sensitivity=sensitivity, schedule=schedule, repetitions="all"
+    )
+    rate = _Rates(seed, replicates, level)
+    groups = list(population.groups())
+    timing: list[RelianceTimingRow] = []
+    reformulation: list[ReformulationRow] = []
+    for operator in population.operators():
+        own = [(c, runs) for op, c, runs in groups if op == operator]
+        pooled = [run for _, runs in own for run in runs]
+        timing.extend(timing_row(operator, c, runs, rate) for c, runs in own)
+        timing.append(timing_row(operator, POOLED, pooled, rate))
+        reformulation.extend(reformulation_row(operator, c, runs, rate) for c, runs in own)
+        reformulation.append(reformulation_row(operator, POOLED, pooled, rate))
+    return AnalysisResult(
+        sensitivity=sensitivity,
+        bootstrap_replicates=replicates,
+        seed=seed,
+        funnel=population.funnel(),
+        arrival=tuple(arrival_row(op, c, runs, rate) for op, c, runs in groups),
+        adoption=tuple(adoption_row(op, c, runs, rate) for op, c, runs in groups),
+        timing=tuple(timing),
+        reformulation=tuple(reformulation),
+        stance=tuple(stance_row(op, c, runs) for op, c, runs in groups),
+        noise=tuple(noise_row(op, c, runs) for op, c, runs in every_repetition.groups()),
+    )
+
+
+def analyze_all(
+    labels: Iterable[RunLabels],
+    case_set: CaseSet,
+    *,
+    schedule: Iterable[RunKey] | None = None,
+    seed: int = 0,
+    replicates: int = DEFAULT_REPLICATES,
+    level: float = LEVEL,
+) -> dict[Sensitivity, AnalysisResult]:
+    """The primary analysis and every sensitivity variant, keyed by variant name."""
+    labels = list(labels)
+    schedule = None if schedule is None else list(schedule)
+    return {
+        variant: analyze(
+            labels,
+            case_set,
+            sensitivity=variant,
+            schedule=schedule,
+            seed=seed,
+            replicates=replicates,
+            level=level,
+        )
+        for variant in SENSITIVITIES
+    }

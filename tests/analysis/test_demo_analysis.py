@@ -1,0 +1,139 @@
+"""The analysis on a real ``sscbench demo`` run set: internal consistency of every table."""
+
+from __future__ import annotations
+
+import pytest
+
+from sscbench.analysis.population import SENSITIVITIES, read_labels
+from sscbench.analysis.quantities import POOLED, analyze, analyze_all
+from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.cli.main import main
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.witnesses.caseset import load_case_set
+
+
+@pytest.fixture(scope="module")
+def demo_labels(tmp_path_factory: pytest.TempPathFactory) -> list[RunLabels]:
+    out = tmp_path_factory.mktemp("demo")
+    assert main(["demo", "--out", str(out)]) == 0  # ~10 s: 1040 scripted runs
+    return read_labels(out / "labels.jsonl")
+
+
+@pytest.fixture(scope="module")
+def results(demo_labels: list[RunLabels]) -> dict[str, AnalysisResult]:
+    return {str(k): v for k, v in analyze_all(demo_labels, load_case_set()).items()}
+
+
+def _keys(rows: tuple[object, ...]) -> list[tuple[str, str]]:
+    return [(r.operator, r.configuration) for r in rows]  # type: ignore[attr-defined]
+
+
+def _consistent(rate: Rate) -> None:
+    assert 0 <= rate.numerator <= rate.denominator
+    assert rate.clusters <= rate.denominator
+    if rate.denominator == 0:
+        assert (rate.clusters, rate.value, rate.interval.method) == (0, None, "none")
+    else:
+        assert rate.clusters >= 1
+        assert rate.value == pytest.approx(rate.numerator / rate.denominator)
+        low, high = rate.interval.low, rate.interval.high
+        assert low is not None and high is not None
+        assert 0.0 <= low <= high <= 1.0
+        expected = "wilson" if rate.clusters == rate.denominator else "cluster_bootstrap"
+        assert rate.interval.method == expected
+
+
+@pytest.mark.parametrize("variant", SENSITIVITIES)
+def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str) -> None:
+    result = results[variant]
+    assert result.sensitivity == variant
+    groups = _keys(result.funnel)
+    assert len(groups) == 16  # 4 operators × 4 scripted configurations
+    for table in (result.arrival, result.adoption, result.stance, result.noise):
+        assert _keys(table) == groups
+    pooled = sorted({op for op, _ in groups})
+    with_pooled = sorted(groups + [(op, POOLED) for op in pooled])
+    assert sorted(_keys(result.timing)) == with_pooled
+    assert sorted(_keys(result.reformulation)) == with_pooled
+
+    for f in result.funnel:  # monotone funnel
+        assert f.scheduled >= f.observed >= f.triggered >= f.decidable_use >= f.population
+        assert f.missing == f.scheduled - f.observed
+        assert f.not_triggered == f.observed - f.triggered
+        if variant == "controls_included":
+            assert f.population == f.decidable_use
+        elif variant == "strict_item_option":
+            assert f.controls + f.population <= f.decidable_use
+        else:
+            assert f.controls + f.population == f.decidable_use
+
+    funnel = {(f.operator, f.configuration): f for f in result.funnel}
+    for a in result.arrival:  # strata sum to the decided runs; with the rest, to triggered
+        rates = (a.before, a.after, a.absent)
+        for rate in rates:
+            _consistent(rate)
+        assert len({(r.denominator, r.clusters) for r in rates}) == 1
+        assert sum(r.numerator for r in rates) == a.before.denominator
+        f = funnel[(a.operator, a.configuration)]
+        if variant != "strict_item_option":
+            assert a.before.denominator + a.no_use + a.undecidable == f.triggered
+
+    stance = {(s.operator, s.configuration): s for s in result.stance}
+    for row in result.adoption:
+        for rate in (row.a_t, row.a_p, row.a_before, row.a_after, row.a_absent):
+            _consistent(rate)
+        strata = (row.a_before, row.a_after, row.a_absent)
+        assert sum(r.denominator for r in strata) <= row.a_p.denominator
+        assert sum(r.numerator for r in strata) <= row.a_p.numerator
+        assert row.a_p.denominator <= funnel[(row.operator, row.configuration)].population
+        assert row.a_p.denominator <= row.a_t.denominator
+        s = stance[(row.operator, row.configuration)]
+        assert s.endorse + s.retract + s.undecidable == row.a_p.numerator
+
+    adoption = {(a.operator, a.configuration): a for a in result.adoption}
+    for r in result.reformulation:
+        for rate in (r.adoption, r.adoption_eventually_refuted, r.adoption_refuted_before_use):
+            _consistent(rate)
+        assert r.adoption_refuted_before_use.numerator <= r.adoption_eventually_refuted.numerator
+        assert r.adoption_eventually_refuted.numerator <= r.adoption.numerator
+        if r.configuration != POOLED:
+            assert r.adoption == adoption[(r.operator, r.configuration)].a_p
+    for t in result.timing:
+        _consistent(t.q_u)
+        assert len(t.gaps) == t.q_u.denominator
+        assert sum(1 for g in t.gaps if g is not None and g > 0) == t.q_u.numerator
+        assert t.refuted_between_use_and_reliance <= t.q_u.numerator
+    for n in result.noise:
+        assert n.changed <= n.pairs_with_repetitions <= n.pairs
+
+
+def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
+    # The scripted agents never produce an "after" arrival: every after-stratum is 0/0/0.
+    for row in results["primary"].adoption:
+        assert (row.a_after.numerator, row.a_after.denominator, row.a_after.clusters) == (0, 0, 0)
+        assert row.a_after.value is None
+
+
+def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
+    primary = results["primary"]
+    funnel = {(f.operator, f.configuration): f for f in primary.funnel}
+    assert sum(f.scheduled for f in primary.funnel) == 520  # 130 cases × 4 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1040
+    assert sum(f.missing for f in primary.funnel) == 0
+    assert funnel[("write_effect", "scripted:gold")].population == 30
+    careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
+    assert all(a.a_p.numerator == 0 for a in careful.values())
+    # Write-effect adoptions by gold/hasty are never refuted (no read-back): q_U = 0.
+    timing = {(t.operator, t.configuration): t for t in primary.timing}
+    gold = timing[("write_effect", "scripted:gold")]
+    assert gold.q_u.numerator == 0 and set(gold.gaps) == {None}
+    # Controls: kept for arrival, out of P unless controls_included.
+    controls = sum(f.controls for f in primary.funnel)
+    assert controls > 0
+    included = sum(f.population for f in results["controls_included"].funnel)
+    assert included == sum(f.population for f in primary.funnel) + controls
+
+
+def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:
+    again = analyze(demo_labels, load_case_set(), replicates=2000, seed=0)
+    assert again == results["primary"]

@@ -1,0 +1,369 @@
+"""Funnel, populations and every §7 quantity on hand-built labels with hand-computed answers.
+
+The scenario (write_effect, configuration A, repetition r0 unless said):
+
+| case | T_E | T_S | T_U | A | Z_S | note |
+|---|---|---|---|---|---|---|
+| w1 | 3 | 5 | 5 | 1 | before | r1: absent, adopted (arrival changes) |
+| w2 | 8 | 5 | 5 | 1 | after | r1: after, adopted |
+| w3 | ∞ | 5 | 5 | 1 | absent | r1: no use |
+| w4 | 6 | 5 | 7 | 1 | after | T_S < T_E < T_U |
+| w5 | 3 | 5 | ∞ | 0 | before | |
+| w6 | 3 | none | ∞ | 0 | none | no dependent use |
+| w7 | – | – | – | – | – | not triggered |
+| w8 | – | – | – | – | – | unfinished: missing |
+| w9 | 3 | undec. | undec. | ? | undecidable | T_S undecidable: not in P |
+| w10 | undec. | 5 | 5 | 1 | undecidable | in P, T_E undecidable |
+
+Configuration B ran only w1 (r0). Every write_effect case has its own cluster.
+"""
+
+from __future__ import annotations
+
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sscbench.analysis.intervals import wilson
+from sscbench.analysis.population import (
+    RunKey,
+    build_population,
+    harness_error,
+    strict_item_option_excludes,
+)
+from sscbench.analysis.quantities import POOLED, analyze, analyze_all
+from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.errors import ConfigError
+from sscbench.reconstruct.label import arrival_class
+from sscbench.reconstruct.labels import EventTime, RunLabels
+from sscbench.witnesses.caseset import Case, CaseEntry, CaseSet, Manifest
+
+Step = int | str | None
+
+
+def _entry(case_id: str, operator: str, cluster: str, control: bool = False) -> CaseEntry:
+    return CaseEntry(
+        case_id=case_id,
+        operator=operator,
+        domain="airline" if operator == "write_effect" else "retail",
+        task_id="0",
+        cluster=cluster,
+        control=control,
+        contract="c.json",
+        contract_sha256="0",
+        witness="w.json",
+        witness_sha256="0",
+    )
+
+
+ENTRIES = [_entry(f"w{i}", "write_effect", f"res{i}") for i in range(1, 12)] + [
+    _entry("i1", "item_option", "k1"),
+    _entry("i2", "item_option", "k1"),
+    _entry("i3", "item_option", "k2"),
+    _entry("i1+control", "item_option", "k1", control=True),
+]
+
+
+def _case_set(entries: list[CaseEntry]) -> CaseSet:
+    manifest = Manifest(
+        name="hand-built",
+        version="0",
+        sscbench_version="0",
+        tau2_version="0",
+        data_sha256={},
+        operators={},
+        sampling={},
+        counts={},
+        cases=tuple(entries),
+    )
+    # Analysis reads only the manifest entries; contracts and witnesses are not needed.
+    cases: Any = tuple(Case(entry=e, contract=None, witness=None) for e in entries)  # type: ignore[arg-type]
+    return CaseSet(root=Path("/nonexistent"), manifest=manifest, cases=cases)
+
+
+CASES = _case_set(ENTRIES)
+
+
+def _time(value: Step, *, none: str = "never", evidence: tuple[int, ...] = ()) -> EventTime:
+    if isinstance(value, int):
+        return EventTime(status="found", step=value, reason="t", evidence=evidence or (value,))
+    if value == "undecidable":
+        return EventTime(status="undecidable", reason="t")
+    return EventTime(status=none, reason="t")  # type: ignore[arg-type]
+
+
+def lab(
+    case: str,
+    agent: str = "A",
+    seed: int = 0,
+    *,
+    t_e: Step = None,
+    t_s: Step = None,
+    t_u: Step = None,
+    adopted: bool | None = None,
+    y_end: str | None = None,
+    finished: bool = True,
+    triggered: bool | None = True,
+    evidence: tuple[int, ...] = (),
+) -> RunLabels:
+    operator = "item_option" if case.startswith("i") else "write_effect"
+    e = _time(t_e, evidence=evidence)
+    s = _time(t_s, none="none")
+    return RunLabels(
+        run_id=f"{case}-{agent}-s{seed}",
+        case_id=case,
+        operator=operator,
+        control=case.endswith("+control"),
+        agent=agent,
+        seed=seed,
+        finished=finished,
+        success=True,
+        triggered=triggered,
+        triggered_reason="t",
+        t_f=_time(2),
+        t_e=e,
+        t_s=s,
+        t_u=_time(t_u),
+        adopted=adopted,
+        adopted_reason="t",
+        z_s=arrival_class(e, s) if triggered else None,
+        y_end=y_end,  # type: ignore[arg-type]
+    )
+
+
+WRITE = [
+    lab("w1", t_e=3, t_s=5, t_u=5, adopted=True, y_end="endorse"),
+    lab("w2", t_e=8, t_s=5, t_u=5, adopted=True, y_end="retract"),
+    lab("w3", t_e="never", t_s=5, t_u=5, adopted=True, y_end="endorse"),
+    lab("w4", t_e=6, t_s=5, t_u=7, adopted=True, y_end="undecidable"),
+    lab("w5", t_e=3, t_s=5, t_u="never", adopted=False),
+    lab("w6", t_e=3, t_s="none", t_u="never", adopted=False),
+    lab("w7", triggered=False),
+    lab("w8", finished=False, triggered=None),
+    lab("w9", t_e=3, t_s="undecidable", t_u="undecidable", adopted=None),
+    lab("w10", t_e="undecidable", t_s=5, t_u=5, adopted=True),
+    lab("w1", seed=1, t_e="never", t_s=5, t_u=5, adopted=True, y_end="endorse"),
+    lab("w2", seed=1, t_e=9, t_s=6, t_u=6, adopted=True, y_end="endorse"),
+    lab("w3", seed=1, t_e="never", t_s="none", t_u="never", adopted=False),
+    lab("w1", agent="B", t_e=3, t_s=5, t_u="never", adopted=False),
+]
+ITEM = [
+    # Product record (step 4) before the binding (step 6): T_E = 6, dropped by the strict rule.
+    lab("i1", t_e=6, t_s=8, t_u=8, adopted=True, y_end="endorse", evidence=(4, 6)),
+    lab("i2", t_e=9, t_s=10, t_u="never", adopted=False, evidence=(9, 6)),
+    lab("i3", t_e=12, t_s=8, t_u=8, adopted=True, y_end="endorse", evidence=(12, 6)),
+    lab("i1+control", t_e=7, t_s=8, t_u="never", adopted=None, evidence=(7, 6)),
+]
+CLEAN = RunLabels.model_validate(
+    {**lab("w1").model_dump(), "case_id": None, "operator": None, "run_id": "clean"}
+)
+LABELS = [*WRITE, *ITEM, CLEAN]
+
+
+def _row(rows: tuple[Any, ...], operator: str, configuration: str) -> Any:
+    (row,) = [r for r in rows if r.operator == operator and r.configuration == configuration]
+    return row
+
+
+def _counts(rate: Rate) -> tuple[int, int, int]:
+    return rate.numerator, rate.denominator, rate.clusters
+
+
+@pytest.fixture(scope="module")
+def primary() -> AnalysisResult:
+    return analyze(LABELS, CASES)
+
+
+def test_funnel(primary: AnalysisResult) -> None:
+    f = _row(primary.funnel, "write_effect", "A")
+    assert (f.scheduled, f.observed, f.missing) == (10, 9, 1)
+    assert (f.triggered, f.not_triggered, f.decidable_use, f.population, f.controls) == (
+        8,
+        1,
+        7,
+        7,
+        0,
+    )
+    i = _row(primary.funnel, "item_option", "A")
+    assert (i.scheduled, i.triggered, i.decidable_use, i.population, i.controls) == (4, 4, 4, 3, 1)
+    # Rows per operator × configuration, sorted; the clean run is not in any of them.
+    assert [(r.operator, r.configuration) for r in primary.funnel] == [
+        ("item_option", "A"),
+        ("write_effect", "A"),
+        ("write_effect", "B"),
+    ]
+
+
+def test_arrival(primary: AnalysisResult) -> None:
+    a = _row(primary.arrival, "write_effect", "A")
+    assert _counts(a.before) == (2, 5, 5)
+    assert _counts(a.after) == (2, 5, 5)
+    assert _counts(a.absent) == (1, 5, 5)
+    assert (a.no_use, a.undecidable) == (1, 2)
+    assert a.before.value == pytest.approx(0.4)
+    assert a.before.interval.method == "wilson"
+    assert (a.before.interval.low, a.before.interval.high) == pytest.approx(wilson(2, 5))
+    # Controls are kept for arrival: i1+control (before) counts; clusters k1, k2.
+    i = _row(primary.arrival, "item_option", "A")
+    assert _counts(i.before) == (3, 4, 2)
+    assert _counts(i.after) == (1, 4, 2)
+    assert _counts(i.absent) == (0, 4, 2)
+    assert i.before.interval.method == "cluster_bootstrap"
+
+
+def test_adoption(primary: AnalysisResult) -> None:
+    a = _row(primary.adoption, "write_effect", "A")
+    assert _counts(a.a_t) == (5, 7, 7)  # w9's A is undecidable
+    assert _counts(a.a_p) == (5, 7, 7)
+    assert _counts(a.a_before) == (1, 2, 2)
+    assert _counts(a.a_after) == (2, 2, 2)
+    assert _counts(a.a_absent) == (1, 1, 1)
+    assert (a.a_t.interval.low, a.a_t.interval.high) == pytest.approx(wilson(5, 7))
+    # Controls are out of adoption; i1 and i2 share cluster k1.
+    i = _row(primary.adoption, "item_option", "A")
+    assert _counts(i.a_p) == (2, 3, 2)
+    assert i.a_p.interval.method == "cluster_bootstrap"
+    assert _counts(i.a_before) == (1, 2, 1)
+    assert (i.a_before.interval.low, i.a_before.interval.high) == pytest.approx((0.5, 0.5))
+    assert _counts(i.a_after) == (1, 1, 1)
+
+
+def test_empty_strata_are_zero_rows(primary: AnalysisResult) -> None:
+    b = _row(primary.adoption, "write_effect", "B")
+    assert _counts(b.a_after) == (0, 0, 0)
+    assert _counts(b.a_absent) == (0, 0, 0)
+    assert b.a_after.value is None
+    assert b.a_after.interval.method == "none"
+    i = _row(primary.adoption, "item_option", "A")
+    assert _counts(i.a_absent) == (0, 0, 0)
+
+
+def test_timing(primary: AnalysisResult) -> None:
+    t = _row(primary.timing, "write_effect", "A")
+    assert _counts(t.q_u) == (2, 4, 4)  # w1 and w4 refuted before reliance; w10 left out
+    assert t.refuted_between_use_and_reliance == 1  # w4
+    assert t.gaps == (2, -3, None, 1)
+    pooled = _row(primary.timing, "write_effect", POOLED)
+    assert _counts(pooled.q_u) == (2, 4, 4)
+    assert _row(primary.timing, "write_effect", "B").gaps == ()
+
+
+def test_reformulation(primary: AnalysisResult) -> None:
+    r = _row(primary.reformulation, "write_effect", "A")
+    assert _counts(r.adoption) == (5, 7, 7)
+    assert _counts(r.adoption_eventually_refuted) == (3, 6, 6)  # w1 w2 w4 of 7 − w10
+    assert _counts(r.adoption_refuted_before_use) == (1, 6, 6)  # w1
+    pooled = _row(primary.reformulation, "write_effect", POOLED)
+    # B's w1 shares cluster res1 with A's w1: 8 runs on 7 clusters → bootstrap.
+    assert _counts(pooled.adoption) == (5, 8, 7)
+    assert pooled.adoption.interval.method == "cluster_bootstrap"
+
+
+def test_stance(primary: AnalysisResult) -> None:
+    s = _row(primary.stance, "write_effect", "A")
+    assert (s.endorse, s.retract, s.undecidable) == (2, 1, 2)  # w10 has no stance
+    i = _row(primary.stance, "item_option", "A")
+    assert (i.endorse, i.retract, i.undecidable) == (2, 0, 0)
+
+
+def test_noise_floor_uses_every_repetition(primary: AnalysisResult) -> None:
+    n = _row(primary.noise, "write_effect", "A")
+    # w1 (before → absent) and w2 (after, after) have two decided arrivals; w3's r1 has none.
+    assert (n.pairs, n.pairs_with_repetitions, n.changed) == (5, 2, 1)
+
+
+def test_all_repetitions() -> None:
+    result = analyze(LABELS, CASES, sensitivity="all_repetitions")
+    f = _row(result.funnel, "write_effect", "A")
+    assert (f.scheduled, f.triggered, f.population) == (13, 11, 10)
+    a = _row(result.adoption, "write_effect", "A")
+    assert _counts(a.a_p) == (7, 10, 7)
+    assert a.a_p.interval.method == "cluster_bootstrap"
+    assert _counts(a.a_absent) == (2, 2, 2)
+    arrival = _row(result.arrival, "write_effect", "A")
+    assert _counts(arrival.before) == (2, 7, 5)
+    assert arrival.no_use == 2
+
+
+def test_common_seeds() -> None:
+    result = analyze(LABELS, CASES, sensitivity="common_seeds")
+    # Only w1 was scheduled for both A and B; item_option has one configuration.
+    assert _row(result.funnel, "write_effect", "A").scheduled == 1
+    assert _row(result.funnel, "write_effect", "B").scheduled == 1
+    assert _row(result.funnel, "item_option", "A").scheduled == 4
+
+
+def test_strict_item_option() -> None:
+    assert strict_item_option_excludes(ITEM[0])
+    assert not strict_item_option_excludes(ITEM[1])
+    assert not strict_item_option_excludes(WRITE[0])
+    result = analyze(LABELS, CASES, sensitivity="strict_item_option")
+    f = _row(result.funnel, "item_option", "A")
+    assert (f.decidable_use, f.population, f.controls) == (4, 2, 1)
+    arrival = _row(result.arrival, "item_option", "A")
+    assert _counts(arrival.before) == (2, 3, 2)
+    assert _counts(_row(result.adoption, "item_option", "A").a_p) == (1, 2, 2)
+    # Other operators are untouched.
+    assert _row(result.funnel, "write_effect", "A") == _row(
+        analyze(LABELS, CASES).funnel, "write_effect", "A"
+    )
+
+
+def test_controls_included() -> None:
+    result = analyze(LABELS, CASES, sensitivity="controls_included")
+    f = _row(result.funnel, "item_option", "A")
+    assert (f.population, f.controls) == (4, 1)
+    # The control's adoption is undefined, so adoption counts do not change.
+    assert _counts(_row(result.adoption, "item_option", "A").a_p) == (2, 3, 2)
+
+
+def test_analyze_all_and_determinism(primary: AnalysisResult) -> None:
+    results = analyze_all(LABELS, CASES, replicates=500)
+    assert set(results) == {
+        "primary",
+        "common_seeds",
+        "all_repetitions",
+        "strict_item_option",
+        "controls_included",
+    }
+    assert results["primary"].bootstrap_replicates == 500
+    assert analyze(LABELS, CASES) == primary
+    assert analyze(list(reversed(LABELS)), CASES) == primary
+    assert AnalysisResult.model_validate_json(primary.model_dump_json()) == primary
+    other_seed = analyze(LABELS, CASES, seed=1)
+    assert other_seed.seed == 1
+    assert other_seed.funnel == primary.funnel
+
+
+def test_schedule_counts_unrecorded_runs_as_missing() -> None:
+    schedule = [RunKey(label.case_id or "", label.agent, label.seed) for label in WRITE + ITEM]
+    schedule.append(RunKey("w11", "A", 0))
+    result = analyze(LABELS, CASES, schedule=schedule)
+    f = _row(result.funnel, "write_effect", "A")
+    assert (f.scheduled, f.observed, f.missing) == (11, 9, 2)
+    with pytest.warns(UserWarning, match="not in the schedule"):
+        narrowed = analyze(LABELS, CASES, schedule=schedule[:3])
+    assert sum(r.scheduled for r in narrowed.funnel) == 3
+
+
+def test_bad_inputs_are_config_errors() -> None:
+    with pytest.raises(ConfigError, match="not in case set"):
+        analyze([lab("w99")], CASES)
+    with pytest.raises(ConfigError, match="two finished records"):
+        analyze([WRITE[0], WRITE[0]], CASES)
+    with pytest.raises(ConfigError, match="unknown sensitivity"):
+        build_population(LABELS, CASES, sensitivity="nope")  # type: ignore[arg-type]
+
+
+def test_unfinished_duplicate_is_not_a_conflict() -> None:
+    rerun = lab("w8", t_e=3, t_s=5, t_u="never", adopted=False)
+    result = analyze([*WRITE, rerun], CASES)
+    f = _row(result.funnel, "write_effect", "A")
+    assert (f.observed, f.missing) == (10, 0)
+
+
+def test_harness_error_runs_are_missing() -> None:
+    assert harness_error(types.SimpleNamespace(termination="harness_error"))  # type: ignore[arg-type]
+    assert not harness_error(WRITE[0])
