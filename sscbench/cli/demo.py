@@ -16,6 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from sscbench.analysis.quantities import analyze
+from sscbench.analysis.report import write_report
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.summary import summary_table
@@ -72,6 +74,8 @@ def handle(args: argparse.Namespace) -> int:
             labels, f"adoption by arrival — {len(labels)} runs of {len(case_set.cases)} cases"
         )
     )
+    with console.status("analysing and writing the report"):
+        files = write_report(analyze(labels, case_set), labels, args.out, args.out / "report")
     agreement, runs = validate_dir(args.out)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
@@ -79,4 +83,5 @@ def handle(args: argparse.Namespace) -> int:
         f"{total} runs ({failed} harness errors) in {time.perf_counter() - started:.1f} s; "
         f"ledgers under {args.out}, labels in {args.out / LABELS_FILE}"
     )
+    out.print(f"report: {files.report_path}")
     return 1 if failed or agreement.mismatches else 0

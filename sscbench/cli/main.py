@@ -11,6 +11,7 @@ from sscbench.cli import build as build_cmd
 from sscbench.cli import demo as demo_cmd
 from sscbench.cli import operators as operators_cmd
 from sscbench.cli import reconstruct as reconstruct_cmd
+from sscbench.cli import report as report_cmd
 from sscbench.cli import run as run_cmd
 from sscbench.cli import show as show_cmd
 from sscbench.cli import witness as witness_cmd
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         build_cmd,
         witness_cmd,
         reconstruct_cmd,
+        report_cmd,
     ):
         module.register(sub)
     return parser

@@ -1,0 +1,406 @@
+"""Every table of an :class:`AnalysisResult` as CSV, JSON and LaTeX (booktabs).
+
+* **JSON** — ``analysis.json`` is the whole result (``AnalysisResult.model_validate_json``
+  reads it back unchanged).
+* **CSV** — one file per table, one row per record, nested fields flattened with dots
+  (``a_p.interval.low``). Missing values (a rate on 0/0, an open interval) are empty cells;
+  ``gaps`` is a JSON list in one cell (``null`` = ``T_E = ∞``). Floats are written with
+  full precision, so :func:`read_csv_table` gives back exactly the rows that were written.
+* **LaTeX** — one ``table`` environment per table for papers; needs only ``booktabs``.
+  Rates read ``0.42 [0.30, 0.55]`` then ``adopted/evaluable/clusters``; a rate on 0/0
+  prints as an en dash with ``0/0/0`` — empty strata stay in the table.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import types
+import typing
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Union
+
+from pydantic import BaseModel
+
+from sscbench.analysis.results import (
+    AdoptionRow,
+    AnalysisResult,
+    ArrivalRow,
+    FunnelRow,
+    NoiseRow,
+    Rate,
+    ReformulationRow,
+    RelianceTimingRow,
+    StanceRow,
+)
+
+TABLE_MODELS: dict[str, type[BaseModel]] = {
+    "funnel": FunnelRow,
+    "arrival": ArrivalRow,
+    "adoption": AdoptionRow,
+    "timing": RelianceTimingRow,
+    "reformulation": ReformulationRow,
+    "stance": StanceRow,
+    "noise": NoiseRow,
+}
+"""Field name of each table in :class:`AnalysisResult` → its row model, in report order."""
+
+JSON_FILE = "analysis.json"
+
+TableRow = (
+    FunnelRow
+    | ArrivalRow
+    | AdoptionRow
+    | RelianceTimingRow
+    | ReformulationRow
+    | StanceRow
+    | NoiseRow
+)
+
+
+def table_rows(result: AnalysisResult, table: str) -> tuple[TableRow, ...]:
+    """The rows of one named table."""
+    if table not in TABLE_MODELS:
+        raise KeyError(f"no table {table!r}; tables: {', '.join(TABLE_MODELS)}")
+    rows: tuple[TableRow, ...] = getattr(result, table)
+    return rows
+
+
+# --------------------------------------------------------------------------- CSV
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _flatten(f"{prefix}.{key}" if prefix else key, sub, out)
+    else:
+        out[prefix] = value
+
+
+def flat_row(row: BaseModel) -> dict[str, Any]:
+    """One record as ``{dotted.column: value}`` in field order."""
+    out: dict[str, Any] = {}
+    _flatten("", row.model_dump(mode="python"), out)
+    return out
+
+
+def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:
+    """Dotted column → annotation of the leaf field, in field order."""
+    out: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        key = f"{prefix}{name}"
+        ann = info.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            out.update(_leaf_types(ann, key + "."))
+        else:
+            out[key] = ann
+    return out
+
+
+def csv_columns(table: str) -> list[str]:
+    """The header of one table's CSV."""
+    return list(_leaf_types(TABLE_MODELS[table]))
+
+
+def _is_tuple(ann: Any) -> bool:
+    return typing.get_origin(ann) is tuple
+
+
+def _admits_none(ann: Any) -> bool:
+    origin = typing.get_origin(ann)
+    if origin is Union or origin is types.UnionType:
+        return type(None) in typing.get_args(ann)
+    return ann is None or ann is type(None)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, tuple | list):
+        return json.dumps(list(value))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def csv_text(result: AnalysisResult, table: str) -> str:
+    """One table as CSV text (``\\n`` line ends, header first)."""
+    columns = csv_columns(table)
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(columns)
+    for row in table_rows(result, table):
+        flat = flat_row(row)
+        writer.writerow([_cell(flat[c]) for c in columns])
+    return buf.getvalue()
+
+
+def _unflatten(flat: dict[str, Any]) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for key, value in flat.items():
+        node = nested
+        *parents, leaf = key.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return nested
+
+
+def read_csv_table(path: Path | str, table: str) -> list[BaseModel]:
+    """Read a CSV written by :func:`csv_text` back into validated row models."""
+    model = TABLE_MODELS[table]
+    types_ = _leaf_types(model)
+    with Path(path).open(newline="", encoding="utf-8") as fh:
+        reader = csv.DictReader(fh)
+        if reader.fieldnames != list(types_):
+            raise ValueError(f"{path}: columns {reader.fieldnames} are not those of {table!r}")
+        rows: list[BaseModel] = []
+        for raw in reader:
+            flat: dict[str, Any] = {}
+            for key, text in raw.items():
+                ann = types_[key]
+                if text == "" and _admits_none(ann):
+                    flat[key] = None
+                elif _is_tuple(ann):
+                    flat[key] = tuple(json.loads(text))
+                else:
+                    flat[key] = text
+            rows.append(model.model_validate(_unflatten(flat)))
+    return rows
+
+
+# --------------------------------------------------------------------------- LaTeX
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    """Escape LaTeX's special characters in plain text."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def fmt_share(value: float | None) -> str:
+    """A proportion with two decimals; ``–`` on 0/0."""
+    return "–" if value is None else f"{value:.2f}"
+
+
+def rate_text(rate: Rate) -> str:
+    """``0.42 [0.30, 0.55] 12/52/20`` (plain text; ``– 0/0/0`` when empty)."""
+    head = fmt_share(rate.value)
+    low, high = rate.interval.low, rate.interval.high
+    if rate.value is not None and low is not None and high is not None:
+        head += f" [{low:.2f}, {high:.2f}]"
+    return f"{head} {rate.numerator}/{rate.denominator}/{rate.clusters}"
+
+
+def _latex_rate(rate: Rate) -> str:
+    low, high = rate.interval.low, rate.interval.high
+    mark = {"wilson": "w", "cluster_bootstrap": "b", "none": ""}[rate.interval.method]
+    if rate.value is None:
+        head = "--"
+    else:
+        head = f"{rate.value:.2f}"
+        if low is not None and high is not None:
+            head += f" [{low:.2f}, {high:.2f}]"
+        if mark:
+            head += f"$^{{\\mathrm{{{mark}}}}}$"
+    return f"{head} {{\\scriptsize {rate.numerator}/{rate.denominator}/{rate.clusters}}}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One presented column: header (plain text), LaTeX header, and how to render a row."""
+
+    header: str
+    latex: str
+    cell: Callable[[Any], str | Rate | int]
+
+
+def _c(header: str, latex: str, field: str) -> Column:
+    return Column(header, latex, lambda row: getattr(row, field))
+
+
+PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
+    "funnel": (
+        "Funnel: scheduled → observed → triggered → dependent use decidable → population P",
+        (
+            _c("scheduled", "scheduled", "scheduled"),
+            _c("observed", "observed", "observed"),
+            _c("missing", "missing", "missing"),
+            _c("triggered", "triggered", "triggered"),
+            _c("not triggered", "not trig.", "not_triggered"),
+            _c("use decidable", "$T_S$ decidable", "decidable_use"),
+            _c("population P", "$|P|$", "population"),
+            _c("controls", "controls", "controls"),
+        ),
+    ),
+    "arrival": (
+        "Arrival shares on runs with decidable Z_S (controls included)",
+        (
+            _c("before", "before", "before"),
+            _c("after", "after", "after"),
+            _c("absent", "absent", "absent"),
+            _c("no dependent use", "no use", "no_use"),
+            _c("undecidable", "undec.", "undecidable"),
+        ),
+    ),
+    "adoption": (
+        "Adoption: A_T (triggered), A_P (population P), a_s per arrival stratum",
+        (
+            _c("A_T", "$A_T$", "a_t"),
+            _c("A_P", "$A_P$", "a_p"),
+            _c("a_before", "$a_{\\mathrm{before}}$", "a_before"),
+            _c("a_after", "$a_{\\mathrm{after}}$", "a_after"),
+            _c("a_absent", "$a_{\\mathrm{absent}}$", "a_absent"),
+        ),
+    ),
+    "timing": (
+        "Reliance timing: q_U = P(T_E < T_U | A=1, P) and runs with T_S < T_E < T_U",
+        (
+            _c("q_U", "$q_U$", "q_u"),
+            _c("T_S < T_E < T_U", "$T_S<T_E<T_U$", "refuted_between_use_and_reliance"),
+            Column(
+                "adopted runs with T_E = ∞",
+                "$T_E=\\infty$",
+                lambda row: sum(g is None for g in row.gaps),
+            ),
+        ),
+    ),
+    "reformulation": (
+        "Reformulations within P: adoption, with eventual refutation, with pre-use refutation",
+        (
+            _c("A=1", "$A{=}1$", "adoption"),
+            _c("A=1 ∧ T_E<∞", "$A{=}1 \\wedge T_E{<}\\infty$", "adoption_eventually_refuted"),
+            _c("A=1 ∧ T_E<T_S", "$A{=}1 \\wedge T_E{<}T_S$", "adoption_refuted_before_use"),
+        ),
+    ),
+    "stance": (
+        "Y_end among adopted runs in P (not evidence of repair)",
+        (
+            _c("endorse", "endorse", "endorse"),
+            _c("retract", "retract", "retract"),
+            _c("undecidable", "undecidable", "undecidable"),
+        ),
+    ),
+    "noise": (
+        "Noise floor: seed–configuration pairs whose arrival class changes across repetitions",
+        (
+            _c("pairs", "pairs", "pairs"),
+            _c("with repetitions", "repeated", "pairs_with_repetitions"),
+            _c("changed class", "changed", "changed"),
+        ),
+    ),
+}
+"""How each table is presented (HTML and LaTeX): caption and value columns after
+``operator`` and ``configuration``."""
+
+
+def latex_table(result: AnalysisResult, table: str) -> str:
+    """One table as a LaTeX ``table`` with a booktabs ``tabular``."""
+    caption, columns = PRESENTED[table]
+    rows = table_rows(result, table)
+    spec = "ll" + "r" * len(columns)
+    has_rates = any(isinstance(c.cell(r), Rate) for r in rows for c in columns)
+    note = ""
+    if has_rates:
+        note = (
+            " Cells: share [95\\% interval] then numerator/denominator/clusters;"
+            " $^{\\mathrm{w}}$ Wilson, $^{\\mathrm{b}}$ cluster bootstrap"
+            f" ($B={result.bootstrap_replicates}$); -- on 0/0."
+        )
+    lines = [
+        "% Generated by sscbench; requires \\usepackage{booktabs}.",
+        "\\begin{table}[t]",
+        "\\centering",
+        "\\small",
+        f"\\caption{{{latex_escape(caption)} "
+        f"(sensitivity: {latex_escape(result.sensitivity)}).{note}}}",
+        f"\\label{{tab:sscbench-{table}}}",
+        f"\\begin{{tabular}}{{{spec}}}",
+        "\\toprule",
+        " & ".join(["operator", "configuration", *(c.latex for c in columns)]) + " \\\\",
+        "\\midrule",
+    ]
+    previous: str | None = None
+    for row in rows:
+        operator, configuration = row.operator, row.configuration
+        if previous is not None and operator != previous:
+            lines.append("\\addlinespace")
+        cells = [
+            latex_escape(operator) if operator != previous else "",
+            latex_escape(configuration),
+        ]
+        for column in columns:
+            value = column.cell(row)
+            cells.append(
+                _latex_rate(value) if isinstance(value, Rate) else latex_escape(str(value))
+            )
+        lines.append(" & ".join(cells) + " \\\\")
+        previous = operator
+    if not rows:
+        lines.append(f"\\multicolumn{{{len(columns) + 2}}}{{c}}{{(no rows)}} \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}", ""]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- files
+
+
+@dataclass(frozen=True)
+class TableFiles:
+    """Paths written by :func:`write_tables` (relative to its ``out_dir``)."""
+
+    json: str
+    csv: dict[str, str]
+    latex: dict[str, str]
+
+    def all(self) -> list[str]:
+        """Every written path, JSON first."""
+        return [self.json, *self.csv.values(), *self.latex.values()]
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def write_tables(
+    result: AnalysisResult, out_dir: Path, tables: Iterable[str] = TABLE_MODELS
+) -> TableFiles:
+    """Write ``analysis.json``, ``tables/<name>.csv`` and ``tables/<name>.tex``."""
+    _write(out_dir / JSON_FILE, result.model_dump_json(indent=2) + "\n")
+    csv_paths: dict[str, str] = {}
+    tex_paths: dict[str, str] = {}
+    for table in tables:
+        csv_paths[table] = f"tables/{table}.csv"
+        tex_paths[table] = f"tables/{table}.tex"
+        _write(out_dir / csv_paths[table], csv_text(result, table))
+        _write(out_dir / tex_paths[table], latex_table(result, table))
+    return TableFiles(json=JSON_FILE, csv=csv_paths, latex=tex_paths)
+
+
+def read_tables(out_dir: Path, template: AnalysisResult) -> AnalysisResult:
+    """Rebuild a result from the CSVs in ``out_dir/tables`` (metadata from ``template``)."""
+    update: dict[str, Sequence[BaseModel]] = {
+        table: tuple(read_csv_table(out_dir / "tables" / f"{table}.csv", table))
+        for table in TABLE_MODELS
+    }
+    return template.model_copy(update=update)

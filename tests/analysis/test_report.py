@@ -1,0 +1,409 @@
+"""The report offline: escaping, table round-trips, deterministic figures, empty strata kept.
+
+Inputs are hand-made: ``tests/fixtures/analysis`` holds a few real scripted runs (ledgers
+and labels from ``sscbench demo``), one of them with a script-injection string planted in an
+agent message and a tool observation, and a hand-computed ``analysis.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from sscbench.analysis import figures, tables
+from sscbench.analysis import report as report_module
+from sscbench.analysis.population import read_labels
+from sscbench.analysis.report import (
+    REPORT_FILE,
+    TRAJECTORIES_FILE,
+    content_security_policy,
+    write_report,
+)
+from sscbench.analysis.results import AdoptionRow, AnalysisResult, Interval, Rate
+from sscbench.analysis.viewer import load_ledgers, render_run, slug, step_marks
+from sscbench.cli import report as report_cmd
+from sscbench.reconstruct.labels import RunLabels
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis"
+RUNS = FIXTURE / "runs"
+INJECTION = 'Done. <script>alert(1)</script> " onerror="alert(2)" <img src=x onerror=alert(3)>'
+
+
+def _result() -> AnalysisResult:
+    return AnalysisResult.model_validate_json((FIXTURE / "analysis.json").read_text())
+
+
+def _labels() -> list[RunLabels]:
+    return read_labels(FIXTURE / "labels.jsonl")
+
+
+def _injected_run() -> str:
+    return (FIXTURE / "injected_run.txt").read_text().strip()
+
+
+EMPTY = Rate(
+    numerator=0,
+    denominator=0,
+    clusters=0,
+    value=None,
+    interval=Interval(low=None, high=None, method="none"),
+)
+
+
+def _rate(k: int, n: int, c: int, low: float, high: float, method: str = "wilson") -> Rate:
+    return Rate(
+        numerator=k,
+        denominator=n,
+        clusters=c,
+        value=k / n,
+        interval=Interval.model_validate({"low": low, "high": high, "method": method}),
+    )
+
+
+_SVG_CACHE: dict[str, dict[str, bytes]] = {}
+
+
+def _cached_render_all(result: AnalysisResult) -> dict[str, bytes]:
+    key = result.model_dump_json()
+    if key not in _SVG_CACHE:
+        _SVG_CACHE[key] = figures.render_all(result)
+    return _SVG_CACHE[key]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _reuse_figures() -> Iterator[None]:
+    """Figures are deterministic (tested below), so reports of one result share them."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report_module, "render_all", _cached_render_all)
+        yield
+
+
+@pytest.fixture(scope="module")
+def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    write_report(_result(), _labels(), RUNS, out, viewer="embed")
+    return out
+
+
+@pytest.fixture(scope="module")
+def html(report_dir: Path) -> str:
+    return (report_dir / REPORT_FILE).read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- escaping
+
+
+def test_fixture_really_carries_the_injection() -> None:
+    ledger = (RUNS / _injected_run() / "ledger.jsonl").read_text()
+    assert json.dumps(INJECTION)[1:-1] in ledger
+
+
+def test_run_text_is_escaped(html: str) -> None:
+    assert "<script>alert(1)</script>" not in html
+    assert "<img src=x" not in html
+    assert '" onerror="alert(2)"' not in html
+    escaped = "Done. &lt;script&gt;alert(1)&lt;/script&gt; &quot; onerror=&quot;alert(2)&quot;"
+    assert html.count(escaped) == 2  # the agent message and the tool observation
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_page_structure_has_no_injected_elements_or_handlers(html: str) -> None:
+    parser = _Collector()
+    parser.feed(html)
+    scripts = [a for t, a in parser.tags if t == "script"]
+    assert len(scripts) == 1 and scripts[0] == {}  # only the page's own inline script
+    for tag, attrs in parser.tags:
+        assert not any(k.startswith("on") for k in attrs), (tag, attrs)
+        if tag == "img":
+            assert (attrs.get("src") or "").startswith("data:image/svg+xml;base64,")
+
+
+def test_no_external_resources(html: str) -> None:
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", html)
+    assert "@import" not in html and "url(" not in html
+    csp = content_security_policy("a", "b")
+    assert "default-src 'none'" in csp and "img-src data:" in csp
+    assert 'http-equiv="Content-Security-Policy"' in html
+
+
+def test_names_in_tables_are_escaped_in_html_and_latex(tmp_path: Path) -> None:
+    result = _result()
+    evil = result.model_copy(
+        update={
+            "adoption": tuple(
+                row.model_copy(update={"configuration": "<b>x</b>_50%&$"})
+                for row in result.adoption
+            )
+        }
+    )
+    write_report(evil, [], RUNS, tmp_path, viewer="embed")
+    page = (tmp_path / REPORT_FILE).read_text()
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;_50%&amp;$" in page
+    tex = (tmp_path / "tables" / "adoption.tex").read_text()
+    assert r"\textless{}b\textgreater{}x\textless{}/b\textgreater{}\_50\%\&\$" in tex
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def test_json_round_trip(report_dir: Path) -> None:
+    text = (report_dir / tables.JSON_FILE).read_text()
+    assert AnalysisResult.model_validate_json(text) == _result()
+
+
+def test_csv_round_trip(report_dir: Path) -> None:
+    assert tables.read_tables(report_dir, _result()) == _result()
+
+
+def test_csv_round_trip_keeps_awkward_values(tmp_path: Path) -> None:
+    row = AdoptionRow(
+        operator='op,with "quotes"',
+        configuration="conf\nnewline",
+        a_t=_rate(1, 3, 2, 0.061490484, 0.79234, "cluster_bootstrap"),
+        a_p=_rate(2, 7, 7, 1 / 3, 2 / 3),
+        a_before=EMPTY,
+        a_after=EMPTY,
+        a_absent=Rate(
+            numerator=0,
+            denominator=4,
+            clusters=1,
+            value=0.0,
+            interval=Interval(low=0.0, high=None, method="none"),
+        ),
+    )
+    result = _result().model_copy(update={"adoption": (row,)})
+    tables.write_tables(result, tmp_path)
+    assert tables.read_csv_table(tmp_path / "tables" / "adoption.csv", "adoption") == [row]
+    assert tables.read_tables(tmp_path, result) == result
+
+
+def test_csv_columns_and_gaps(report_dir: Path) -> None:
+    header = (report_dir / "tables" / "adoption.csv").read_text().splitlines()[0]
+    assert header.startswith("operator,configuration,a_t.numerator,a_t.denominator")
+    assert "a_absent.interval.method" in header
+    timing = (report_dir / "tables" / "timing.csv").read_text()
+    assert '"[null, null, null, null]"' in timing  # T_E = ∞ for every adopted run
+
+
+def test_latex_tables_are_booktabs(report_dir: Path) -> None:
+    for name in tables.TABLE_MODELS:
+        tex = (report_dir / "tables" / f"{name}.tex").read_text()
+        assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
+        assert tex.count("\\begin{tabular}") == 1 and tex.count("\\end{tabular}") == 1
+        body = tex.split("\\midrule")[1].split("\\bottomrule")[0]
+        columns = len(tables.PRESENTED[name][1]) + 2
+        for line in body.strip().splitlines():
+            if line.strip() != "\\addlinespace":
+                assert line.count(" & ") == columns - 1, line
+    adoption = (report_dir / "tables" / "adoption.tex").read_text()
+    assert "-- {\\scriptsize 0/0/0}" in adoption
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_figures_are_deterministic_within_and_across_processes() -> None:
+    result = _result()
+    first = _cached_render_all(result)
+    assert figures.render_svg(result, "adoption_by_arrival") == first["adoption_by_arrival"]
+    assert figures.render_svg(result, "reliance_gap") == first["reliance_gap"]
+    for svg in first.values():
+        assert svg.startswith(b"<?xml") and b"<dc:date>" not in svg
+    code = (
+        "import sys, hashlib;"
+        "from pathlib import Path;"
+        "from sscbench.analysis import figures;"
+        "from sscbench.analysis.results import AnalysisResult;"
+        "r = AnalysisResult.model_validate_json(Path(sys.argv[1]).read_text());"
+        "print(hashlib.sha256(figures.render_svg(r, 'adoption_by_arrival')).hexdigest())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(FIXTURE / "analysis.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    import hashlib
+
+    assert out.stdout.strip() == hashlib.sha256(first["adoption_by_arrival"]).hexdigest()
+
+
+def test_figures_are_written_and_embedded(report_dir: Path, html: str) -> None:
+    for name in figures.FIGURES:
+        svg = (report_dir / "figures" / f"{name}.svg").read_bytes()
+        assert figures.data_uri(svg) in html
+
+
+def _tick_texts(fig: object, minor: bool) -> list[list[str]]:
+    from matplotlib.figure import Figure
+
+    assert isinstance(fig, Figure)
+    return [[t.get_text() for t in ax.get_xticklabels(minor=minor)] for ax in fig.axes]
+
+
+def test_empty_strata_are_shown_as_zero_counts() -> None:
+    result = _result()
+    fig = figures.adoption_figure(result)
+    by_op: dict[str, list[AdoptionRow]] = {}
+    for row in result.adoption:
+        by_op.setdefault(row.operator, []).append(row)
+    counts = _tick_texts(fig, minor=True)
+    assert len(counts) == len(by_op)  # one panel per operator, none dropped
+    for panel, rows in zip(counts, by_op.values(), strict=True):
+        expected = [
+            figures.counts_label(rate)
+            for r in rows
+            for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
+        ]
+        assert panel == expected  # five slots per configuration, always
+    # pay_source × scripted:gold never triggered: every slot is there, as 0/0/0.
+    assert counts[list(by_op).index("pay_source")][5:] == ["0/0/0"] * 5
+    na = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_text() == "n/a"]
+    empties = sum(
+        rate.value is None
+        for r in result.adoption
+        for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
+    )
+    assert len(na) == empties > 0
+
+
+def test_empty_strata_in_html_table(html: str) -> None:
+    table = html.split('id="table-adoption"')[1].split("</table>")[0]
+    rows = table.split("<tr>")[2:]
+    assert len(rows) == len(_result().adoption)
+    assert all(row.count('<td class="key">') == 2 for row in rows)
+    assert table.count('<span class="n">0/0/0</span>') == sum(
+        rate.denominator == 0
+        for r in _result().adoption
+        for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
+    )
+
+
+def test_figures_of_an_empty_result_still_render() -> None:
+    empty = _result().model_copy(
+        update={k: () for k in ("funnel", "arrival", "adoption", "timing", "reformulation")}
+    )
+    for svg in figures.render_all(empty).values():
+        assert svg.startswith(b"<?xml")
+
+
+def test_gap_buckets() -> None:
+    small = figures.gap_buckets([-2, 3, None, 3])
+    assert small.labels == ["-2", "-1", "0", "1", "2", "3", "∞"]
+    assert [small.index(g) for g in (-2, 3, None)] == [0, 5, 6]
+    wide = figures.gap_buckets([-5, 200])
+    assert len(wide.labels) <= figures.GAP_MAX_BUCKETS + 1
+    assert wide.index(200) == len(wide.bins) - 1 and wide.labels[-1] == "∞"
+    assert figures.gap_buckets([]).labels == ["0", "∞"]
+
+
+# --------------------------------------------------------------------------- viewer
+
+
+def test_viewer_marks_event_times() -> None:
+    ledgers = load_ledgers(RUNS)
+    labels = {x.run_id: x for x in _labels()}
+    assert set(ledgers) == set(labels)
+    run_id = _injected_run()
+    lab = labels[run_id]
+    fragment = render_run(run_id, ledgers[run_id], lab)
+    assert f'id="{slug(run_id)}"' in fragment
+    for name in ("t_f", "t_e", "t_s", "t_u"):
+        step = getattr(lab, name).step
+        assert step is not None
+        item = fragment.split(f'data-step="{step}">')[1].split("</li>")[0]
+        assert f"m-{name}" in item
+    steps = re.findall(r'<span class="step">(\d+)</span>', fragment)
+    assert steps == [str(i) for i in range(len(ledgers[run_id].events))]
+    marks = step_marks(lab)
+    assert set(marks.uses) == {int(str(u["step"])) for u in lab.uses}
+
+
+def test_viewer_link_mode_and_auto(tmp_path: Path) -> None:
+    files = write_report(_result(), _labels(), RUNS, tmp_path, viewer="link")
+    assert files.trajectories == TRAJECTORIES_FILE
+    page = (tmp_path / REPORT_FILE).read_text()
+    traj = (tmp_path / TRAJECTORIES_FILE).read_text()
+    assert f'href="{TRAJECTORIES_FILE}"' in page and 'class="run"' not in page
+    assert traj.count('<details class="run"') == len(_labels())
+    files = write_report(_result(), _labels(), RUNS, tmp_path)  # auto: small, so embedded
+    assert files.trajectories is None and not (tmp_path / TRAJECTORIES_FILE).exists()
+
+
+def test_missing_ledgers_are_reported_not_fatal(tmp_path: Path) -> None:
+    files = write_report(_result(), _labels(), tmp_path, tmp_path / "out", viewer="embed")
+    assert files.problems and "no readable ledger" in files.problems[0]
+    page = (tmp_path / "out" / REPORT_FILE).read_text()
+    assert "ledger not found" in page
+
+
+def test_report_is_deterministic(tmp_path: Path, html: str) -> None:
+    write_report(_result(), _labels(), RUNS, tmp_path, viewer="embed")
+    assert (tmp_path / REPORT_FILE).read_text() == html
+
+
+def test_methods_section_defines_the_quantities(html: str) -> None:
+    methods = html.split('id="methods"')[1].split("</section>")[0]
+    for term in ("T_F", "T_E", "T_S", "T_U", "Z_S", "A_T", "A_P", "q_U", "Y_end", "witness"):
+        assert term in methods
+    assert "Wilson" in methods and "cluster bootstrap" in methods and "0/0/0" in methods
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def _cli(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    report_cmd.register(parser.add_subparsers())
+    args = parser.parse_args(["report", *argv])
+    code: int = args.handler(args)
+    return code
+
+
+def test_cli_with_saved_analysis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "rep"
+    code = _cli(
+        [
+            str(RUNS),
+            "--labels",
+            str(FIXTURE / "labels.jsonl"),
+            "--analysis",
+            str(FIXTURE / "analysis.json"),
+            "--out",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert (out / REPORT_FILE).is_file() and (out / "tables" / "funnel.csv").is_file()
+    assert f"report: {out / REPORT_FILE}" in capsys.readouterr().out
+
+
+def test_cli_computes_the_analysis(tmp_path: Path) -> None:
+    out = tmp_path / "rep"
+    assert _cli([str(RUNS), "--labels", str(FIXTURE / "labels.jsonl"), "--out", str(out)]) == 0
+    result = AnalysisResult.model_validate_json((out / tables.JSON_FILE).read_text())
+    assert result.sensitivity == "primary"
+    assert {r.operator for r in result.adoption} == {r.operator for r in _result().adoption}
+
+
+def test_cli_without_labels_is_a_config_error(tmp_path: Path) -> None:
+    from sscbench.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="reconstruct"):
+        _cli([str(tmp_path)])
