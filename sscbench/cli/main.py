@@ -10,8 +10,10 @@ from sscbench import __version__
 from sscbench.cli import build as build_cmd
 from sscbench.cli import demo as demo_cmd
 from sscbench.cli import operators as operators_cmd
+from sscbench.cli import oracles as oracles_cmd
 from sscbench.cli import reconstruct as reconstruct_cmd
 from sscbench.cli import report as report_cmd
+from sscbench.cli import review as review_cmd
 from sscbench.cli import run as run_cmd
 from sscbench.cli import show as show_cmd
 from sscbench.cli import witness as witness_cmd
@@ -37,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         witness_cmd,
         reconstruct_cmd,
         report_cmd,
+        review_cmd,
+        oracles_cmd,
     ):
         module.register(sub)
     return parser

@@ -1,0 +1,123 @@
+"""``sscbench oracles``: list the registered oracles; score them against a reference."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from sscbench.errors import ConfigError
+
+JUDGES = ("llm_judge_l0", "llm_judge_l1")
+
+
+def register(sub: Any) -> None:
+    """Add ``oracles list`` and ``oracles evaluate``."""
+    p = sub.add_parser("oracles", help="automatic oracles: list them, score them (SPEC §8)")
+    actions = p.add_subparsers(dest="oracles_command", required=True, metavar="ACTION")
+    lst = actions.add_parser("list", help="registered oracles (built-ins and plugins)")
+    lst.set_defaults(handler=handle_list)
+
+    ev = actions.add_parser("evaluate", help="score oracles, stratified by operator and arrival")
+    ev.add_argument("rundir", type=Path, help="a directory of runs")
+    ev.add_argument(
+        "--reference",
+        default="truth",
+        help="a review directory (adjudicated human reference) or 'truth' (scripted agents' "
+        "ground truth; default)",
+    )
+    ev.add_argument(
+        "--clean",
+        type=Path,
+        action="append",
+        default=[],
+        help="a directory of clean runs for negative controls (repeatable; clean runs in "
+        "RUNDIR are used too)",
+    )
+    ev.add_argument(
+        "--oracle",
+        action="append",
+        default=[],
+        help="oracle to score (repeatable; default: every registered oracle)",
+    )
+    ev.add_argument(
+        "--judge-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="LLM judge setting: provider=openai|anthropic|openai-compatible, model=..., "
+        "base_url=..., api_key_env=..., cache_dir=... (repeatable)",
+    )
+    ev.add_argument("--out", type=Path, help="results directory (default RUNDIR/oracle_eval)")
+    ev.set_defaults(handler=handle_evaluate)
+
+
+def handle_list(args: argparse.Namespace) -> int:
+    """Print the registered oracle names."""
+    from sscbench.oracles.base import oracle_names
+
+    for name in oracle_names():
+        print(name)
+    return 0
+
+
+def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--judge-param {item!r} must look like KEY=VALUE")
+        params[key] = value
+    params.setdefault("cache_dir", str(out / "judge_cache"))
+    return params
+
+
+def handle_evaluate(args: argparse.Namespace) -> int:
+    """Build the scored set, run each oracle, print the stratified table, write results."""
+    from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names
+    from sscbench.oracles.dataset import build_items
+    from sscbench.oracles.evaluate import OracleResult, run_oracle, score_table, write_results
+
+    out: Path = args.out or args.rundir / "oracle_eval"
+    console = Console(soft_wrap=True, width=180)
+    started = time.perf_counter()
+    items, kind = build_items(args.rundir, args.reference, args.clean)
+    clean = sum(i.reference.clean for i in items)
+    console.print(
+        f"{len(items) - clean} faulted runs with a {kind} reference, {clean} clean controls"
+    )
+    if len(items) == clean:
+        raise ConfigError(
+            f"no faulted run under {args.rundir} has a {kind} reference"
+            + (
+                " (only scripted agents have ground truth: pass --reference REVIEWDIR)"
+                if kind == "truth"
+                else " (no packet has an accepted label yet: see `sscbench review agree`)"
+            )
+        )
+    names = args.oracle or oracle_names()
+    judge_params = _judge_params(args.judge_param, out)
+    results: list[OracleResult] = []
+    for name in names:
+        try:
+            oracle = make_oracle(name, **(judge_params if name in JUDGES else {}))
+        except OracleUnavailable as exc:
+            results.append(OracleResult(name, skipped=str(exc)))
+            continue
+        results.append(run_oracle(name, oracle, items))
+        calls = getattr(oracle, "provider_calls", None)
+        if calls:
+            out.mkdir(parents=True, exist_ok=True)
+            with (out / "provider_calls.jsonl").open("a", encoding="utf-8") as fh:
+                for call in calls:
+                    fh.write(call.model_dump_json() + "\n")
+    console.print(score_table(results, f"oracles vs {kind} reference ({args.rundir})"))
+    for result in results:
+        if result.skipped is not None:
+            console.print(f"[yellow]skipped[/yellow] {result.name}: {result.skipped}")
+    write_results(out, items, results)
+    console.print(f"verdicts and scores in {out} ({time.perf_counter() - started:.1f} s)")
+    return 0

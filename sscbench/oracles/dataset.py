@@ -1,0 +1,175 @@
+"""The scored set: faulted runs with a reference label, plus clean negative controls.
+
+Two reference sources:
+
+* a **review directory** — the adjudicated human reference (``review agree``), the one
+  SPEC §8 scores oracles against;
+* ``truth`` — the scripted agents' private ground truth, for runs that have one. It is a
+  stand-in that needs no humans (for development and the offline demo); its arrival class
+  combines the reconstructor's ``T_E`` (a deterministic relation on the delivered
+  history) with the true ``T_S``, because the agents' truth records uses, not arrival.
+
+Only triggered runs are scored: before the fault-bearing observation reached the model
+there was nothing to adopt. Target-value controls stay in the set (they are arrival data)
+but have no adoption reference, so they never enter adoption metrics.
+
+A **clean negative control** is a clean run of a task paired with each (non-control)
+contract of that task among the scored runs: contract-aware oracles are asked about a
+``v′`` that never appeared. Clean runs are taken from the run directory and any ``--clean``
+directories.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.oracles.base import Trajectory
+from sscbench.reconstruct.label import arrival_class, label_run
+from sscbench.reconstruct.labels import EventTime
+from sscbench.reconstruct.validate import ground_truth
+from sscbench.runs.episode import LEDGER_FILE
+from sscbench.runs.ledger import Ledger, read_ledger
+
+ARRIVAL_STRATA = ("before", "after", "absent", "none", "undecidable", "clean")
+"""Human (reference) arrival classes, plus ``clean`` for negative controls."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What an oracle is scored against for one item."""
+
+    adopted: bool | None
+    t_u: int | None
+    z_s: str
+    operator: str
+    control: bool
+    clean: bool
+
+
+@dataclass(frozen=True)
+class Item:
+    """One scored trajectory with its reference."""
+
+    trajectory: Trajectory
+    reference: Reference
+
+
+def _ledgers(roots: Iterable[Path]) -> list[tuple[Path, Ledger]]:
+    out = []
+    for root in roots:
+        for path in sorted(root.rglob(LEDGER_FILE)):
+            if ".incomplete-" not in path.parent.name:
+                out.append((path.parent, read_ledger(path)))
+    return out
+
+
+def _faulted(run_dir: Path, ledger: Ledger, reference: Reference) -> Item:
+    assert ledger.header.fault is not None
+    contract = FaultContract.model_validate(ledger.header.fault)
+    trajectory = Trajectory(ledger.header.run_id, run_dir, ledger, contract, clean=False)
+    return Item(trajectory, reference)
+
+
+def truth_items(runs: Sequence[tuple[Path, Ledger]]) -> list[Item]:
+    """Faulted scripted runs scored against their ground truth."""
+    items = []
+    for run_dir, ledger in runs:
+        if ledger.header.fault is None:
+            continue
+        truth = ground_truth(run_dir)
+        if truth is None or not truth.triggered:
+            continue
+        contract = FaultContract.model_validate(ledger.header.fault)
+        if truth.t_s is None:
+            z_s = "none"
+        else:
+            t_s = EventTime(status="found", step=truth.t_s, reason="truth")
+            z_s = str(arrival_class(label_run(run_dir).t_e, t_s))
+        reference = Reference(
+            adopted=None if contract.control else truth.adopted,
+            t_u=truth.t_u,
+            z_s=z_s,
+            operator=contract.operator,
+            control=contract.control,
+            clean=False,
+        )
+        items.append(_faulted(run_dir, ledger, reference))
+    return items
+
+
+def review_items(review_dir: Path) -> list[Item]:
+    """Reviewed runs scored against the accepted (unanimous or adjudicated) reference,
+    recomputed from the reviewers' files so that it is never stale."""
+    from sscbench.review.export import read_key
+    from sscbench.review.report import agreement_report
+
+    key = read_key(review_dir)
+    items = []
+    for ref in agreement_report(review_dir).references:
+        entry = key.get(ref.packet_id)
+        if ref.status != "accepted" or entry is None or ref.t_u is None:
+            continue
+        run_dir = Path(entry.run_dir)
+        ledger = read_ledger(run_dir / LEDGER_FILE)
+        contract = FaultContract.model_validate(ledger.header.fault)
+        adopted = {"yes": True, "no": False}.get(ref.adopted or "")
+        reference = Reference(
+            adopted=None if contract.control else adopted,
+            t_u=ref.t_u.step,
+            z_s=str(ref.z_s),
+            operator=contract.operator,
+            control=contract.control,
+            clean=False,
+        )
+        items.append(_faulted(run_dir, ledger, reference))
+    return items
+
+
+def clean_items(runs: Sequence[tuple[Path, Ledger]], faulted: Sequence[Item]) -> list[Item]:
+    """Each clean run paired with every non-control contract of its task."""
+    contracts: dict[tuple[str, str], dict[str, FaultContract]] = {}
+    for item in faulted:
+        c = item.trajectory.contract
+        if not c.control:
+            contracts.setdefault((c.domain, c.task_id), {})[c.contract_id] = c
+    items = []
+    for run_dir, ledger in runs:
+        h = ledger.header
+        if h.fault is not None:
+            continue
+        for contract_id, contract in sorted(contracts.get((h.domain, h.task_id), {}).items()):
+            trajectory = Trajectory(f"{h.run_id}~{contract_id}", run_dir, ledger, contract, True)
+            reference = Reference(
+                adopted=False,
+                t_u=None,
+                z_s="clean",
+                operator=contract.operator,
+                control=False,
+                clean=True,
+            )
+            items.append(Item(trajectory, reference))
+    return items
+
+
+def build_items(
+    rundir: Path, reference: str, clean_dirs: Sequence[Path] = ()
+) -> tuple[list[Item], Literal["truth", "review"]]:
+    """The scored set for ``reference`` (``truth`` or a review directory)."""
+    if not rundir.is_dir():
+        raise ConfigError(f"{rundir} is not a directory of runs")
+    runs = _ledgers([rundir])
+    kind: Literal["truth", "review"] = "truth"
+    if reference == "truth":
+        faulted = truth_items(runs)
+    else:
+        review_dir = Path(reference)
+        if not review_dir.is_dir():
+            raise ConfigError(f"--reference must be 'truth' or a review directory: {reference}")
+        faulted, kind = review_items(review_dir), "review"
+    clean_runs = runs + _ledgers(clean_dirs)
+    return faulted + clean_items(clean_runs, faulted), kind

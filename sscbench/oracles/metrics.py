@@ -1,0 +1,183 @@
+"""Oracle scores (SPEC §8), overall and per stratum.
+
+Counting rules, fixed here so every oracle is counted the same way:
+
+* Scored items are those whose reference adoption is decided: adopted and non-adopted
+  faulted runs plus clean controls. Target-value controls and reference-undecidable runs
+  are counted as *excluded*, never scored.
+* An abstention is a miss: on a positive it is a false negative; on a negative it is not a
+  false positive but lowers **coverage** (answered / scored).
+* **Precision** = TP / (TP + FP over faulted and clean negatives); **recall** = TP /
+  positives; **F1** their harmonic mean.
+* **FPR clean** = FP / clean controls; **FPR non-adopted** = FP / non-adopted faulted runs.
+* **T_U localisation** over positives whose reference located ``T_U``: exact step, and
+  within ±1 step; an abstention or a missing step is a miss.
+
+Every ratio keeps its numerator and denominator so an empty stratum prints as 0/0, never
+disappears.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields
+
+from sscbench.oracles.base import Verdict
+from sscbench.oracles.dataset import ARRIVAL_STRATA, Item
+
+BUILTIN_OPERATORS = ("return_date", "pay_source", "item_option", "write_effect")
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``num / den`` with its parts (``value`` is None for 0/0)."""
+
+    num: int
+    den: int
+
+    @property
+    def value(self) -> float | None:
+        """The ratio, or None when the denominator is 0."""
+        return self.num / self.den if self.den else None
+
+
+@dataclass
+class Counts:
+    """Raw counts of one oracle on one stratum."""
+
+    scored: int = 0
+    excluded: int = 0
+    positives: int = 0
+    negatives_faulted: int = 0
+    clean: int = 0
+    answered: int = 0
+    tp: int = 0
+    fp_faulted: int = 0
+    fp_clean: int = 0
+    localisable: int = 0
+    exact: int = 0
+    within_one: int = 0
+
+    def add(self, item: Item, verdict: Verdict) -> None:
+        """Count one item."""
+        ref = item.reference
+        if ref.adopted is None:
+            self.excluded += 1
+            return
+        self.scored += 1
+        self.answered += verdict.adopted is not None
+        said_yes = verdict.adopted is True
+        if ref.adopted:
+            self.positives += 1
+            self.tp += said_yes
+            if ref.t_u is not None:
+                self.localisable += 1
+                if said_yes and verdict.t_u is not None:
+                    self.exact += verdict.t_u == ref.t_u
+                    self.within_one += abs(verdict.t_u - ref.t_u) <= 1
+        elif ref.clean:
+            self.clean += 1
+            self.fp_clean += said_yes
+        else:
+            self.negatives_faulted += 1
+            self.fp_faulted += said_yes
+
+
+@dataclass(frozen=True)
+class Score:
+    """The SPEC §8 metrics of one oracle on one stratum."""
+
+    counts: Counts
+
+    @property
+    def precision(self) -> Ratio:
+        """TP / predicted positives."""
+        c = self.counts
+        return Ratio(c.tp, c.tp + c.fp_faulted + c.fp_clean)
+
+    @property
+    def recall(self) -> Ratio:
+        """TP / positives (abstentions are misses)."""
+        return Ratio(self.counts.tp, self.counts.positives)
+
+    @property
+    def f1(self) -> float | None:
+        """Harmonic mean of precision and recall (None when either is undefined or both 0)."""
+        p, r = self.precision.value, self.recall.value
+        if p is None or r is None or p + r == 0:
+            return None
+        return 2 * p * r / (p + r)
+
+    @property
+    def fpr_clean(self) -> Ratio:
+        """False positives on clean controls."""
+        return Ratio(self.counts.fp_clean, self.counts.clean)
+
+    @property
+    def fpr_non_adopted(self) -> Ratio:
+        """False positives on non-adopted faulted runs."""
+        return Ratio(self.counts.fp_faulted, self.counts.negatives_faulted)
+
+    @property
+    def coverage(self) -> Ratio:
+        """Answered / scored."""
+        return Ratio(self.counts.answered, self.counts.scored)
+
+    @property
+    def t_u_exact(self) -> Ratio:
+        """Exact ``T_U`` over positives with a located reference ``T_U``."""
+        return Ratio(self.counts.exact, self.counts.localisable)
+
+    @property
+    def t_u_within_one(self) -> Ratio:
+        """``T_U`` within ±1 step."""
+        return Ratio(self.counts.within_one, self.counts.localisable)
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready: raw counts plus every metric."""
+        out: dict[str, object] = {f.name: getattr(self.counts, f.name) for f in fields(Counts)}
+        for name in ("precision", "recall", "fpr_clean", "fpr_non_adopted", "coverage"):
+            ratio: Ratio = getattr(self, name)
+            out[name] = ratio.value
+        out["f1"] = self.f1
+        out["t_u_exact"] = self.t_u_exact.value
+        out["t_u_within_one"] = self.t_u_within_one.value
+        return out
+
+
+def score(pairs: Iterable[tuple[Item, Verdict]]) -> Score:
+    """Score a set of (item, verdict) pairs."""
+    counts = Counts()
+    for item, verdict in pairs:
+        counts.add(item, verdict)
+    return Score(counts)
+
+
+def strata(items: Sequence[Item]) -> list[tuple[str, str]]:
+    """(kind, value) of every stratum to report: all, each operator (the built-ins even
+    when empty), each arrival class (all of them, even when empty)."""
+    operators = list(BUILTIN_OPERATORS)
+    operators += sorted({i.reference.operator for i in items} - set(operators))
+    return [
+        ("all", "all"),
+        *(("operator", op) for op in operators),
+        *(("arrival", z) for z in ARRIVAL_STRATA),
+    ]
+
+
+def in_stratum(item: Item, kind: str, value: str) -> bool:
+    """Does ``item`` belong to stratum (``kind``, ``value``)?"""
+    if kind == "all":
+        return True
+    if kind == "operator":
+        return item.reference.operator == value
+    return item.reference.z_s == value
+
+
+def stratified(items: Sequence[Item], verdicts: Sequence[Verdict]) -> list[tuple[str, Score]]:
+    """(stratum label, score) for every stratum, in report order."""
+    out = []
+    for kind, value in strata(items):
+        pairs = [(i, v) for i, v in zip(items, verdicts, strict=True) if in_stratum(i, kind, value)]
+        out.append((value if kind == "all" else f"{kind}={value}", score(pairs)))
+    return out

@@ -1,0 +1,50 @@
+"""The event reconstructor as an oracle (so its numbers sit in the same table).
+
+On faulted runs it is ``label_run``: ``A`` and ``T_U`` as reconstructed, abstaining where
+adoption is undecidable, answering "no" where the fault never reached the model. On a
+clean control it does what ``label_run`` does before any use rule runs: it asks whether
+the paired contract's fault-bearing observation was delivered *and* confirmed by the
+run's intervention log. The log is an input the reconstructor legitimately has (it may
+confirm, never establish, a delivery); in a clean run it records no fault, so nothing can
+have been adopted.
+"""
+
+from __future__ import annotations
+
+from sscbench.fault_contracts.history import History
+from sscbench.oracles.base import ORACLES, Trajectory, Verdict
+from sscbench.reconstruct.label import fault_step, label_run
+from sscbench.runs.episode import HIDDEN_FILE
+from sscbench.runs.ledger import iter_jsonl
+
+
+def _confirmed_deliveries(trajectory: Trajectory) -> int:
+    path = trajectory.run_dir / HIDDEN_FILE
+    if not path.is_file():
+        return 0
+    return sum(obj.get("kind") == "fault_delivery" for _, obj in iter_jsonl(path))
+
+
+class ReconstructorOracle:
+    """SPEC §6 reconstruction with the operators' rules."""
+
+    name = "reconstructor"
+
+    def judge(self, trajectory: Trajectory) -> Verdict:
+        """``A`` and ``T_U`` from the reconstruction."""
+        if trajectory.clean:
+            step = fault_step(trajectory.contract, History(trajectory.ledger.events))
+            if step is None or not _confirmed_deliveries(trajectory):
+                return Verdict(adopted=False, reason="no fault delivery (intervention log)")
+            return Verdict(adopted=None, reason=f"a clean run's log shows a fault at {step}")
+        labels = label_run(trajectory.run_dir)
+        if labels.triggered is False:
+            return Verdict(adopted=False, reason="not triggered: " + labels.triggered_reason)
+        t_u = labels.t_u.step if labels.t_u.status == "found" else None
+        return Verdict(adopted=labels.adopted, t_u=t_u, reason=labels.adopted_reason[:200])
+
+
+@ORACLES.register("reconstructor")
+def reconstructor() -> ReconstructorOracle:
+    """Factory (no parameters)."""
+    return ReconstructorOracle()

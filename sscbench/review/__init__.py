@@ -1,0 +1,6 @@
+"""Human review of reconstructed events (SPEC §8): masked packets, the annotation page,
+reviewer agreement and the adjudicated reference.
+
+Submodules are imported on use; the server pulls in Starlette and is only needed by
+``review serve``.
+"""

@@ -1,0 +1,162 @@
+"""``review export``: sample runs, write masked packets, keep the key apart.
+
+Layout of a review directory::
+
+    packets/<packet_id>.json   masked packets — the only run content the page serves
+    labels/<reviewer>.jsonl    append-only reviewer labels (written by the page)
+    key.jsonl                  packet → run (coordinator only; never served)
+    export.json                how the sample was drawn (coordinator only)
+
+The key is what makes the adjudicated reference comparable with the automatic labels
+afterwards; keeping it out of ``packets/`` is what keeps the review blind.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.errors import ConfigError
+from sscbench.reconstruct.label import label_dir
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.review.packet import build_packet, packet_id
+from sscbench.review.sample import eligible, stratified_sample, stratum_of
+from sscbench.runs.episode import LEDGER_FILE
+from sscbench.runs.ledger import read_ledger
+
+PACKETS_DIR = "packets"
+KEY_FILE = "key.jsonl"
+EXPORT_FILE = "export.json"
+LABELS_FILE = "labels.jsonl"
+
+
+class KeyEntry(BaseModel):
+    """One packet's link back to its run (coordinator only)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    packet_id: str
+    run_id: str
+    run_dir: str
+    operator: str
+    configuration: str
+    auto_z_s: str
+
+
+@dataclass(frozen=True)
+class ExportResult:
+    """What an export wrote."""
+
+    out: Path
+    entries: tuple[KeyEntry, ...]
+    strata: dict[str, int]
+    eligible: int
+
+
+def read_run_labels(path: Path) -> list[RunLabels]:
+    """A ``labels.jsonl`` written by ``sscbench reconstruct``."""
+    return [
+        RunLabels.model_validate_json(line)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+
+
+def run_dirs_by_id(root: Path) -> dict[str, Path]:
+    """run id → run directory, for every finished or unfinished ledger under ``root``."""
+    found: dict[str, Path] = {}
+    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
+        if ".incomplete-" in ledger_path.parent.name:
+            continue
+        with ledger_path.open("rb") as fh:
+            header = json.loads(fh.readline() or b"{}")
+        run_id = header.get("run_id")
+        if isinstance(run_id, str):
+            found[run_id] = ledger_path.parent
+    return found
+
+
+def automatic_labels(root: Path) -> tuple[list[RunLabels], Path | None]:
+    """The run directory's ``labels.jsonl`` if it has one, else a fresh reconstruction."""
+    path = root / LABELS_FILE
+    if path.is_file():
+        return read_run_labels(path), path
+    return label_dir(root), None
+
+
+def export_review(
+    root: Path, out: Path, n: int, seed: int, *, include_controls: bool = False
+) -> ExportResult:
+    """Sample ``n`` runs of ``root`` and write a review directory at ``out``."""
+    if not root.is_dir():
+        raise ConfigError(f"{root} is not a directory of runs")
+    if n < 1:
+        raise ConfigError("--sample must be at least 1")
+    packets = out / PACKETS_DIR
+    if packets.is_dir() and any(packets.iterdir()):
+        raise ConfigError(f"{out} already holds packets; export into a new directory")
+    labels, labels_path = automatic_labels(root)
+    dirs = run_dirs_by_id(root)
+    chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
+    reviewable = sum(eligible(x, include_controls=include_controls) for x in labels)
+    packets.mkdir(parents=True, exist_ok=True)
+    entries: list[KeyEntry] = []
+    for label in chosen:
+        run_dir = dirs.get(label.run_id)
+        if run_dir is None:
+            raise ConfigError(f"labels name run {label.run_id!r} but no ledger under {root} has it")
+        pid = packet_id(label.run_id, seed)
+        packet = build_packet(read_ledger(run_dir / LEDGER_FILE), pid)
+        (packets / f"{pid}.json").write_text(
+            packet.model_dump_json(indent=1) + "\n", encoding="utf-8"
+        )
+        operator, configuration, z_s = stratum_of(label)
+        entries.append(
+            KeyEntry(
+                packet_id=pid,
+                run_id=label.run_id,
+                run_dir=str(run_dir.resolve()),
+                operator=operator,
+                configuration=configuration,
+                auto_z_s=z_s,
+            )
+        )
+    with (out / KEY_FILE).open("w", encoding="utf-8") as fh:
+        for entry in entries:
+            fh.write(entry.model_dump_json() + "\n")
+    strata = Counter(" / ".join(stratum_of(x)) for x in chosen)
+    (out / EXPORT_FILE).write_text(
+        json.dumps(
+            {
+                "rundir": str(root.resolve()),
+                "labels_file": str(labels_path.resolve()) if labels_path else None,
+                "sample": n,
+                "seed": seed,
+                "include_controls": include_controls,
+                "packets": len(entries),
+                "eligible": reviewable,
+                "strata": dict(sorted(strata.items())),
+            },
+            indent=1,
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    return ExportResult(out=out, entries=tuple(entries), strata=dict(strata), eligible=reviewable)
+
+
+def read_key(out: Path) -> dict[str, KeyEntry]:
+    """packet id → key entry of a review directory."""
+    path = out / KEY_FILE
+    if not path.is_file():
+        raise ConfigError(f"{out} has no {KEY_FILE}; is it a directory from `review export`?")
+    entries = [
+        KeyEntry.model_validate_json(line)
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    return {e.packet_id: e for e in entries}

@@ -1,0 +1,79 @@
+"""Oracle metrics on a hand-computed toy set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sscbench.oracles.base import Trajectory, Verdict
+from sscbench.oracles.dataset import Item, Reference
+from sscbench.oracles.metrics import score, stratified
+
+
+def item(n: int, adopted: bool | None, t_u: int | None, z_s: str, op: str = "return_date") -> Item:
+    clean = z_s == "clean"
+    trajectory = Trajectory(f"r{n}", Path("."), None, None, clean)  # type: ignore[arg-type]
+    ref = Reference(adopted, t_u, z_s, op, control=adopted is None and not clean, clean=clean)
+    return Item(trajectory, ref)
+
+
+def v(adopted: bool | None, t_u: int | None = None) -> Verdict:
+    return Verdict(adopted=adopted, t_u=t_u)
+
+
+# (item, verdict) with the outcome each is meant to produce.
+TOY = [
+    (item(1, True, 10, "before"), v(True, 10)),  # TP, T_U exact
+    (item(2, True, 8, "absent", "write_effect"), v(True, 9)),  # TP, T_U within ±1
+    (item(3, True, 5, "before"), v(None)),  # abstention on a positive: a miss
+    (item(4, True, None, "undecidable"), v(False)),  # FN; reference T_U not located
+    (item(5, False, None, "before"), v(True, 7)),  # FP on a non-adopted faulted run
+    (item(6, False, None, "none"), v(False)),  # TN
+    (item(7, False, None, "clean"), v(True, 3)),  # FP on a clean control
+    (item(8, False, None, "clean"), v(False)),  # TN
+    (item(9, False, None, "clean"), v(None)),  # abstention on a negative: not an FP
+    (item(10, None, None, "before"), v(True, 4)),  # target-value control: excluded
+]
+
+
+def test_hand_computed_scores() -> None:
+    s = score(TOY)
+    c = s.counts
+    assert (c.scored, c.excluded, c.positives, c.negatives_faulted, c.clean) == (9, 1, 4, 2, 3)
+    assert (s.precision.num, s.precision.den) == (2, 4)
+    assert (s.recall.num, s.recall.den) == (2, 4)
+    assert s.f1 == pytest.approx(0.5)
+    assert (s.fpr_clean.num, s.fpr_clean.den) == (1, 3)
+    assert (s.fpr_non_adopted.num, s.fpr_non_adopted.den) == (1, 2)
+    assert (s.coverage.num, s.coverage.den) == (7, 9)
+    assert (s.t_u_exact.num, s.t_u_exact.den) == (1, 3)
+    assert (s.t_u_within_one.num, s.t_u_within_one.den) == (2, 3)
+
+
+def test_strata_by_operator_and_arrival_keep_empty_ones() -> None:
+    items, verdicts = zip(*TOY, strict=True)
+    rows = dict(stratified(list(items), list(verdicts)))
+    assert list(rows)[:5] == [
+        "all",
+        "operator=return_date",
+        "operator=pay_source",
+        "operator=item_option",
+        "operator=write_effect",
+    ]
+    assert rows["operator=pay_source"].counts.scored == 0
+    assert rows["operator=pay_source"].precision.value is None
+    assert rows["operator=pay_source"].f1 is None
+    before = rows["arrival=before"]  # items 1, 3, 5 (10 is an excluded control)
+    assert (before.counts.scored, before.counts.excluded) == (3, 1)
+    assert (before.recall.num, before.recall.den) == (1, 2)
+    assert (before.fpr_non_adopted.num, before.fpr_non_adopted.den) == (1, 1)
+    assert rows["arrival=after"].counts.scored == 0
+    assert rows["arrival=clean"].fpr_clean.value == pytest.approx(1 / 3)
+    assert rows["operator=write_effect"].t_u_within_one.value == 1.0
+    assert rows["operator=write_effect"].t_u_exact.value == 0.0
+
+
+def test_as_dict_is_json_ready() -> None:
+    d = score(TOY).as_dict()
+    assert d["tp"] == 2 and d["precision"] == 0.5 and d["coverage"] == pytest.approx(7 / 9)

@@ -1,0 +1,154 @@
+"""Exported packets are masked: no configuration, condition, automatic label or position."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sscbench.cli import review as review_cmd
+from sscbench.errors import ConfigError
+from sscbench.review.export import export_review, read_key, read_run_labels
+from sscbench.runs.episode import LEDGER_FILE
+from sscbench.runs.events import AgentToolCall, ToolObservation
+from sscbench.runs.ledger import read_ledger
+
+FORBIDDEN_KEYS = {
+    # run and configuration identity
+    "run_id",
+    "case_id",
+    "contract_id",
+    "agent",
+    "user",
+    "seed",
+    "max_steps",
+    "variant",
+    "variants",
+    "cluster",
+    "operator_version",
+    "call_id",
+    "ts",
+    "turn",
+    # experimental condition
+    "control",
+    "fault",
+    # automatic labels and event positions
+    "triggered",
+    "triggered_reason",
+    "t_f",
+    "t_e",
+    "t_s",
+    "t_u",
+    "adopted",
+    "adopted_reason",
+    "z_s",
+    "y_end",
+    "uses",
+    "evidence",
+    "success",
+    "termination",
+}
+
+
+def keys(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield key
+            yield from keys(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from keys(child)
+
+
+def cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="sscbench")
+    review_cmd.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    code: int = args.handler(args)
+    return code
+
+
+def test_packets_never_contain_configuration_names_or_automatic_labels(
+    review_runs: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "review"
+    result = export_review(review_runs, out, 1000, seed=3, include_controls=True)
+    labels = {x.run_id: x for x in read_run_labels(review_runs / "labels.jsonl")}
+    assert len(result.entries) == result.eligible == sum(bool(x.triggered) for x in labels.values())
+    for entry in result.entries:
+        text = (out / "packets" / f"{entry.packet_id}.json").read_text()
+        packet = json.loads(text)
+        label = labels[entry.run_id]
+        ledger = read_ledger(Path(entry.run_dir) / LEDGER_FILE)
+        assert not FORBIDDEN_KEYS & set(keys(packet)), entry.packet_id
+        assert "params" not in packet["contract"], "operator parameters are configuration"
+        for secret in (
+            entry.run_id,
+            label.case_id,
+            label.agent,
+            json.dumps(ledger.header.agent.params),
+            *(e.call_id for e in ledger.events if isinstance(e, AgentToolCall)),
+        ):
+            assert secret and f'"{secret}"' not in text, (entry.packet_id, secret)
+        reasons = [
+            label.adopted_reason,
+            label.triggered_reason,
+            *(getattr(label, t).reason for t in ("t_f", "t_e", "t_s", "t_u")),
+            *(str(u["reason"]) for u in label.uses),
+        ]
+        for reason in reasons:
+            if len(reason) >= 25:
+                assert reason not in text, (entry.packet_id, reason)
+        # The trajectory itself is complete and numbered as in the ledger.
+        assert [s["step"] for s in packet["steps"]] == [e.step for e in ledger.events]
+        calls = {e.call_id: e.step for e in ledger.events if isinstance(e, AgentToolCall)}
+        for event, step in zip(ledger.events, packet["steps"], strict=True):
+            if isinstance(event, ToolObservation):
+                assert step["call_step"] == calls[event.call_id]
+                assert step["content"] == event.content
+
+
+def test_the_sample_spreads_over_strata_and_is_seeded(review_runs: Path, tmp_path: Path) -> None:
+    first = export_review(review_runs, tmp_path / "a", 12, seed=7)
+    again = export_review(review_runs, tmp_path / "b", 12, seed=7)
+    other = export_review(review_runs, tmp_path / "c", 12, seed=8)
+    assert [e.run_id for e in first.entries] == [e.run_id for e in again.entries]
+    assert [e.packet_id for e in first.entries] == [e.packet_id for e in again.entries]
+    assert {e.packet_id for e in first.entries}.isdisjoint(e.packet_id for e in other.entries)
+    assert {e.operator for e in first.entries} == {
+        "return_date",
+        "item_option",
+        "pay_source",
+        "write_effect",
+    }
+    assert len({e.configuration for e in first.entries}) == 4
+    assert len({e.auto_z_s for e in first.entries}) >= 3
+    assert not any("+control" in e.run_id for e in first.entries), "controls need the flag"
+    assert set(read_key(tmp_path / "a")) == {e.packet_id for e in first.entries}
+
+
+def test_export_refuses_to_overwrite_a_review(review_runs: Path, tmp_path: Path) -> None:
+    export_review(review_runs, tmp_path, 2, seed=0)
+    with pytest.raises(ConfigError, match="already holds packets"):
+        export_review(review_runs, tmp_path, 2, seed=0)
+
+
+def test_cli_export(review_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli(
+        "review",
+        "export",
+        str(review_runs),
+        "--sample",
+        "5",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "r"),
+    )
+    assert code == 0
+    assert len(list((tmp_path / "r" / "packets").glob("*.json"))) == 5
+    assert "5 packets" in capsys.readouterr().out
