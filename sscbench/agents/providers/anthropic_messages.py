@@ -12,7 +12,6 @@ with it, as the API requires when extended thinking is on.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,7 +19,10 @@ from sscbench.agents.providers.arguments import RAW_ARGUMENTS, raw_arguments
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import read_api_key
 from sscbench.agents.providers.records import Completion, CompletionCall
-from sscbench.agents.providers.retry import Failure, retry_after_seconds, transient_status
+from sscbench.agents.providers.retry import (
+    Failure,
+    classify_sdk_error,
+)
 from sscbench.agents.providers.transcript import Message
 
 DEFAULT_MAX_TOKENS = 8192
@@ -186,21 +188,7 @@ class AnthropicMessagesBackend:
 
     def classify(self, exc: BaseException) -> Failure | None:
         """HTTP errors by status (529 overloaded included), connection errors, timeouts."""
-        if "anthropic" not in sys.modules:
-            return None  # the SDK was never used, so this cannot be one of its errors
-        import anthropic
-
-        if isinstance(exc, anthropic.APIStatusError):
-            return Failure(
-                transient=transient_status(exc.status_code),
-                http_status=exc.status_code,
-                retry_after=retry_after_seconds(exc.response.headers),
-            )
-        if isinstance(exc, anthropic.APIConnectionError):  # includes APITimeoutError
-            return Failure(transient=True)
-        if isinstance(exc, anthropic.APIError):
-            return Failure(transient=False)
-        return None
+        return classify_sdk_error(exc, "anthropic")
 
     def secret(self) -> str | None:
         """The key read from the environment, if any."""

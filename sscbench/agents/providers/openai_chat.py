@@ -10,7 +10,6 @@ tools are offered, as in τ²'s ``generate``.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -18,7 +17,10 @@ from sscbench.agents.providers.arguments import dump_arguments
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import read_api_key
 from sscbench.agents.providers.records import Completion, CompletionCall
-from sscbench.agents.providers.retry import Failure, retry_after_seconds, transient_status
+from sscbench.agents.providers.retry import (
+    Failure,
+    classify_sdk_error,
+)
 from sscbench.agents.providers.transcript import Message
 
 NO_KEY = "no-key"
@@ -147,21 +149,7 @@ class OpenAIChatBackend:
 
     def classify(self, exc: BaseException) -> Failure | None:
         """HTTP errors by status, connection errors and timeouts as transient."""
-        if "openai" not in sys.modules:
-            return None  # the SDK was never used, so this cannot be one of its errors
-        import openai
-
-        if isinstance(exc, openai.APIStatusError):
-            return Failure(
-                transient=transient_status(exc.status_code),
-                http_status=exc.status_code,
-                retry_after=retry_after_seconds(exc.response.headers),
-            )
-        if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
-            return Failure(transient=True)
-        if isinstance(exc, openai.APIError):
-            return Failure(transient=False)
-        return None
+        return classify_sdk_error(exc, "openai")
 
     def secret(self) -> str | None:
         """The key read from the environment, if any."""

@@ -10,6 +10,7 @@ it asks for longer, capped at ``retry_max_wait``.
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -75,3 +76,26 @@ class Backoff:
         if failure is not None and failure.retry_after is not None:
             wait = max(wait, failure.retry_after)
         return min(wait, self.maximum)
+
+
+def classify_sdk_error(exc: BaseException, sdk: str) -> Failure | None:
+    """Classify an error of the ``openai`` or ``anthropic`` SDK (they share error classes).
+
+    HTTP errors by status (429, 5xx and Anthropic's 529 are transient), connection errors and
+    timeouts as transient, other SDK errors as permanent; ``None`` for anything else, and
+    without importing an SDK that was never used.
+    """
+    module = sys.modules.get(sdk)
+    if module is None:
+        return None  # the SDK was never used, so this cannot be one of its errors
+    if isinstance(exc, module.APIStatusError):
+        return Failure(
+            transient=transient_status(exc.status_code),
+            http_status=exc.status_code,
+            retry_after=retry_after_seconds(exc.response.headers),
+        )
+    if isinstance(exc, module.APIConnectionError):  # includes APITimeoutError
+        return Failure(transient=True)
+    if isinstance(exc, module.APIError):
+        return Failure(transient=False)
+    return None
