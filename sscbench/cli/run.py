@@ -51,6 +51,12 @@ def register(sub: Any) -> None:
         help="user parameter, e.g. provider=anthropic model=... for simulator (repeatable)",
     )
     p.add_argument("--out", required=True, type=Path, help="output directory")
+    p.add_argument(
+        "--config",
+        type=Path,
+        help="an experiment file (TOML or YAML): run its configurations under the SPEC §5 "
+        "protocol, resuming into --out (see docs/experiments.md)",
+    )
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
     p.add_argument(
@@ -92,6 +98,15 @@ def _case_contract(case_id: str, root: Path | None) -> FaultContract:
 
 def handle(args: argparse.Namespace) -> int:
     """Validate, run the batch with a progress bar, print a summary."""
+    if args.config is not None:
+        if args.contract is not None or args.case is not None or args.domain or args.variant:
+            raise ConfigError(
+                "--config takes everything from the experiment file; drop "
+                "--domain, --contract, --case and --variant"
+            )
+        from sscbench.experiments.cli import handle as run_experiment_file
+
+        return run_experiment_file(args)
     contract: FaultContract | None = None
     if args.contract is not None and args.case is not None:
         raise ConfigError("give either --contract or --case, not both")

@@ -115,10 +115,17 @@ class OpenAIChatBackend:
         return self._client
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """One ``chat.completions.create`` call; the raw response as JSON."""
-        response = self._sdk().chat.completions.create(
-            **request["params"], extra_body=request["extra_body"] or None
-        )
+        """One chat-completions POST; the raw response as JSON.
+
+        The body is already in wire format, so it goes through the SDK's ``post`` (same
+        auth, headers, timeout and error classes) rather than ``create``, whose transform of
+        every message and tool schema is most of the client's CPU per call.
+        """
+        from openai.types.chat import ChatCompletion
+
+        body = {**request["params"], **(request["extra_body"] or {})}
+        response = self._sdk().post("/chat/completions", body=body, cast_to=ChatCompletion)
+
         raw: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
         return raw
 

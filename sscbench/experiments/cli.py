@@ -1,0 +1,74 @@
+"""``sscbench run --config exp.toml --out DIR``: the protocol with progress and a summary.
+
+Exit codes: 0 when every scheduled run is observed or missing by a protocol decision
+(gated, budget); 1 when some runs failed (provider or harness error: re-run the same
+command to retry them); 2 for an invalid experiment file.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from sscbench.errors import ConfigError
+from sscbench.experiments.load import load_experiment
+from sscbench.experiments.progress import ExperimentProgress
+from sscbench.experiments.session import SessionResult, run_experiment
+from sscbench.experiments.status import STATUS_FILE
+
+CAUSES = ("gated", "clean_missing", "budget", "provider_error", "harness_error")
+HEADERS = (
+    "config",
+    "clean solved/run",
+    "fault run",
+    "gated",
+    "no clean",
+    "budget",
+    "provider err",
+    "harness err",
+)
+
+
+def _table(result: SessionResult) -> Table:
+    table = Table(title="runs per configuration (missing runs by cause on the right)")
+    for column in HEADERS:
+        table.add_column(column, justify="left" if column == "config" else "right")
+    for name, row in result.counts().items():
+        missing = [
+            str(row.get(f"clean_missing_{c}", 0) + row.get(f"fault_missing_{c}", 0)) for c in CAUSES
+        ]
+        table.add_row(
+            name,
+            f"{row.get('clean_solved', 0)}/{row.get('clean_observed', 0)}",
+            str(row.get("fault_observed", 0)),
+            *missing,
+        )
+    return table
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Validate the experiment file, run or resume it, print what happened."""
+    config: Path = args.config
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {out} exists and is not a directory")
+    experiment = load_experiment(config)
+    console = Console(stderr=True, soft_wrap=True)
+    for warning in experiment.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}")
+    with ExperimentProgress(console, experiment.name) as progress:
+        result = run_experiment(experiment, out, on_start=progress.start, on_record=progress.record)
+    console.print(_table(result))
+    cost = f"${result.spent_usd:.4f}" + (" (some calls unpriced)" if result.unpriced else "")
+    console.print(
+        f"{len(result.records)} scheduled runs in {out} ({STATUS_FILE}); "
+        f"{result.executed} executed this session; cost so far {cost}"
+    )
+    for record in result.failed[:10]:
+        console.print(f"[red]failed[/red] {record.run_id}: {record.detail}")
+    if result.failed:
+        console.print(f"{len(result.failed)} failed runs: re-run the same command to retry them")
+    return 1 if result.failed else 0

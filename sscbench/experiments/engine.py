@@ -1,0 +1,176 @@
+"""Run a schedule: asyncio on top, synchronous episodes in worker threads.
+
+Episodes are blocking code (the environment, the SDKs), so each runs in a thread through
+:func:`asyncio.to_thread`; a semaphore of ``concurrency`` slots bounds how many run at once
+and the loop's default executor is sized to match (the stock one has only ``cpu + 4``
+threads, far too few for latency-bound provider runs). Per-provider rate limits are
+enforced inside the provider client and shared by all threads.
+
+Each scheduled run is one coroutine. A faulted run first awaits its gating clean run's
+record, so clean runs and faulted runs of other tasks overlap. Records are appended to the
+status file from the event-loop thread only, right after their run ends: a crash loses at
+most the runs in flight, whose directories the next session sets aside and redoes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sscbench.experiments.budget import Budget, CallCost, run_cost
+from sscbench.experiments.execute import clear_stale, execute_run, finished_run, prewarm
+from sscbench.experiments.load import Experiment
+from sscbench.experiments.plan import RunKey, ScheduledRun
+from sscbench.experiments.status import Cause, RunRecord, StatusLog
+from sscbench.runs.events import RunEnd
+
+DETAIL_LIMIT = 300
+
+OnRecord = Callable[[RunRecord, bool], None]
+"""Called in the event-loop thread with each final record and whether it ran this session."""
+
+
+@dataclass
+class _Context:
+    experiment: Experiment
+    out: Path
+    log: StatusLog
+    budget: Budget
+    semaphore: asyncio.Semaphore
+    futures: dict[RunKey, asyncio.Future[RunRecord]]
+    on_record: OnRecord | None
+    warm_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    warmed: set[str] = field(default_factory=set)
+
+
+def _base(run: ScheduledRun) -> dict[str, object]:
+    return {
+        "ts": time.time(),
+        "key": run.key.as_dict(),
+        "condition": run.condition,
+        "configuration": run.configuration.id,
+        "domain": run.domain,
+        "task_id": run.task_id,
+        "operator": run.operator,
+        "run_id": run.run_id,
+        "gate": None if run.gate is None else run.gate.as_dict(),
+    }
+
+
+def missing(run: ScheduledRun, cause: Cause, detail: str) -> RunRecord:
+    """A missing run's record."""
+    return RunRecord.model_validate(
+        {**_base(run), "state": "missing", "cause": cause, "detail": detail[:DETAIL_LIMIT]}
+    )
+
+
+def ended(run: ScheduledRun, end: RunEnd, cost: CallCost) -> RunRecord:
+    """The record of a run that has a ledger: observed, or missing when it failed."""
+    fields = {
+        **_base(run),
+        "termination": end.termination,
+        "success": end.success,
+        "steps": end.steps,
+        "cost_usd": cost.cost_usd,
+        "provider_calls": cost.requests,
+    }
+    if end.termination != "harness_error":
+        return RunRecord.model_validate({**fields, "state": "observed"})
+    lines = (end.error or "").strip().splitlines()
+    last = lines[-1] if lines else "unknown error"
+    cause: Cause = "provider_error" if "ProviderError" in last else "harness_error"
+    return RunRecord.model_validate(
+        {**fields, "state": "missing", "cause": cause, "detail": last[:DETAIL_LIMIT]}
+    )
+
+
+def _execute(run: ScheduledRun, experiment: Experiment, out: Path) -> tuple[RunEnd, CallCost]:
+    end = execute_run(run, experiment, out)
+    return end, run_cost(out / run.run_id)
+
+
+async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
+    """The missing record if the gate stops this run, else None."""
+    assert run.gate is not None
+    future = ctx.futures.get(run.gate)
+    gate = await future if future is not None else ctx.log.latest.get(run.gate)
+    if gate is None:
+        return missing(run, "clean_missing", "the gating clean run is not scheduled")
+    if gate.state == "missing":
+        return missing(run, "clean_missing", f"clean run {gate.run_id} is missing ({gate.cause})")
+    if not gate.success:
+        why = gate.termination or "unknown"
+        return missing(run, "gated", f"{run.configuration.id} did not solve the clean task ({why})")
+    return None
+
+
+async def _warm(ctx: _Context, domain: str) -> None:
+    if domain in ctx.warmed:
+        return
+    async with ctx.warm_lock:
+        if domain not in ctx.warmed:
+            await asyncio.to_thread(prewarm, domain)
+            ctx.warmed.add(domain)
+
+
+async def _decide(ctx: _Context, run: ScheduledRun) -> tuple[RunRecord, bool]:
+    if run.gate is not None and (stop := await _gate(ctx, run)) is not None:
+        return stop, False
+    run_dir = ctx.out / run.run_id
+    done = await asyncio.to_thread(finished_run, run_dir, run.run_id)
+    if done is not None:
+        cost = await asyncio.to_thread(run_cost, run_dir)
+        return ended(run, done, cost), False
+    await _warm(ctx, run.domain)
+    async with ctx.semaphore:
+        if (reason := ctx.budget.exhausted()) is not None:
+            await asyncio.to_thread(clear_stale, run_dir)
+            return missing(run, "budget", reason), False
+        ctx.budget.start()
+        end, cost = await asyncio.to_thread(_execute, run, ctx.experiment, ctx.out)
+    ctx.budget.charge(cost)
+    return ended(run, end, cost), True
+
+
+async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:
+    try:
+        record, executed = await _decide(ctx, run)
+    except Exception:  # a harness bug outside the episode: recorded, never fatal to others
+        last = traceback.format_exc().strip().splitlines()[-1]
+        record, executed = missing(run, "harness_error", last), True
+    ctx.log.append(record)
+    ctx.futures[run.key].set_result(record)
+    if ctx.on_record is not None:
+        ctx.on_record(record, executed)
+    return record
+
+
+async def run_schedule(
+    experiment: Experiment,
+    runs: list[ScheduledRun],
+    out: Path,
+    log: StatusLog,
+    budget: Budget,
+    on_record: OnRecord | None = None,
+) -> list[RunRecord]:
+    """Bring every run of ``runs`` to its final state; records in schedule order."""
+    loop = asyncio.get_running_loop()
+    executor = ThreadPoolExecutor(
+        max_workers=max(experiment.concurrency, 4), thread_name_prefix="sscbench-episode"
+    )
+    loop.set_default_executor(executor)
+    ctx = _Context(
+        experiment=experiment,
+        out=out,
+        log=log,
+        budget=budget,
+        semaphore=asyncio.Semaphore(experiment.concurrency),
+        futures={run.key: loop.create_future() for run in runs},
+        on_record=on_record,
+    )
+    return list(await asyncio.gather(*(_one(ctx, run) for run in runs)))

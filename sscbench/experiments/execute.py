@@ -1,0 +1,156 @@
+"""One scheduled run, synchronously (the engine calls these in worker threads).
+
+A directory holding a finished run of the same key is reused as is. Anything else in the
+way — an unfinished ledger (a crash) or a failed one (provider or harness error) — is set
+aside under ``<name>.incomplete-N`` (never deleted; reconstruction skips those names) and
+the run starts afresh, so each key ends with exactly one run directory.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from sscbench.agents.providers import ProviderAgent
+from sscbench.agents.providers.cache import canonical_json
+from sscbench.agents.providers.scaffold import tool_schemas
+from sscbench.agents.registry import make_agent
+from sscbench.envs import EpisodeEnvironment, load_domain
+from sscbench.envs.grading import gold_hashes
+from sscbench.experiments.load import Experiment
+from sscbench.experiments.plan import ScheduledRun
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
+from sscbench.runs.events import Header, RunEnd
+from sscbench.runs.runner import set_aside
+from sscbench.users import UserSimulator, make_user
+
+T = TypeVar("T")
+
+
+class ParticipantPool:
+    """Idle provider-backed agents and user simulators, for reuse by later episodes.
+
+    Building a provider participant is cheap, but its first request builds an SDK client
+    with a TLS context (~30 ms of CPU under the GIL) and a connection pool; with one new
+    participant per episode that is paid on every episode. Provider participants reset all
+    episode state in ``start`` (scaffold, seed, records), so an idle one is as good as new.
+    Scripted participants are always built fresh. At most one participant per concurrent
+    episode is ever alive per configuration; the pool lives as long as the process.
+    """
+
+    REUSABLE = (ProviderAgent, UserSimulator)
+
+    def __init__(self) -> None:
+        self._idle: dict[str, list[Any]] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(kind: str, name: str, params: dict[str, Any]) -> str:
+        """Participants are interchangeable only with identical name and parameters."""
+        return canonical_json([kind, name, params])
+
+    def take(self, key: str, build: Callable[[], T]) -> T:
+        """An idle participant for ``key``, or a new one."""
+        with self._lock:
+            idle = self._idle.get(key)
+            if idle:
+                found: T = idle.pop()
+                return found
+        return build()
+
+    def give(self, key: str, participant: object) -> None:
+        """Return a participant after its episode (kept only if it is reusable)."""
+        if isinstance(participant, self.REUSABLE):
+            with self._lock:
+                self._idle.setdefault(key, []).append(participant)
+
+
+POOL = ParticipantPool()
+
+
+def finished_run(run_dir: Path, run_id: str) -> RunEnd | None:
+    """The end record of a finished, non-failed run of ``run_id`` in ``run_dir``, else None.
+
+    Only the first and last lines are read: the ledger writer appends ``run_end`` last, so a
+    valid last line means the run finished, and resuming a large experiment stays cheap.
+    """
+    path = run_dir / LEDGER_FILE
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    lines = data.rstrip(b"\n").split(b"\n")
+    if not data.endswith(b"\n") or len(lines) < 2:
+        return None
+    try:
+        header = Header.model_validate(json.loads(lines[0]))
+        end = RunEnd.model_validate(json.loads(lines[-1]))
+    except (ValueError, ValidationError):
+        return None
+    if header.run_id != run_id or end.termination == "harness_error":
+        return None
+    return end
+
+
+def prewarm(domain_name: str) -> None:
+    """Build a domain's lazily cached data once: database, base state digests, gold hashes,
+    tool schemas.
+
+    These caches are ``functools.cache`` without a lock, so threads arriving cold at the
+    same time would each build them (64 threads loading the airline domain at once cost
+    seconds of GIL time). The engine calls this once per domain before the domain's first
+    episode.
+    """
+    domain = load_domain(domain_name)
+    if domain.tasks:
+        EpisodeEnvironment.open(domain_name, domain.tasks[0]).state_hash()
+    gold_hashes(domain_name)
+    tool_schemas(domain_name)
+
+
+def clear_stale(run_dir: Path) -> None:
+    """Set aside whatever occupies a run's directory (called when the run is not finished
+    there): its place then holds a finished run of its key or nothing, never a partial or
+    failed one that a reader might take for a result."""
+    if run_dir.exists():
+        set_aside(run_dir)
+
+
+def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
+    """Run one episode into its directory (setting aside whatever was there)."""
+    run_dir = out / run.run_id
+    clear_stale(run_dir)
+    run_dir.parent.mkdir(parents=True, exist_ok=True)
+    contract = run.contract
+    spec = EpisodeSpec(
+        domain=run.domain,
+        task_id=run.task_id,
+        seed=run.key.seed,
+        max_steps=run.key.max_steps,
+        case_id=None if contract is None else contract.contract_id,
+        variants=dict(run.variants),
+        fault=None if contract is None else contract.model_dump(mode="json"),
+    )
+    config = run.configuration
+    user_setting = experiment.user
+    agent_key = POOL.key("agent", config.agent, config.params)
+    user_key = POOL.key("user", user_setting.name, user_setting.params)
+    agent = POOL.take(agent_key, lambda: make_agent(config.agent, **config.params))
+    user = POOL.take(user_key, lambda: make_user(user_setting.name, **user_setting.params))
+    end = run_episode(
+        spec,
+        agent,
+        user,
+        run_dir,
+        run_id=run.run_id,
+        intervention=None if contract is None else ContractIntervention(contract),
+    )
+    POOL.give(agent_key, agent)  # not after an exception: a broken participant is dropped
+    POOL.give(user_key, user)
+    return end

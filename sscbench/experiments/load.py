@@ -1,0 +1,271 @@
+"""Read an experiment file into a resolved, fully checked :class:`Experiment`.
+
+Everything that can be wrong with the file is found before anything runs, and every
+problem is reported at once as ``file:line: key: message`` (a :class:`ConfigError`, exit
+code 2). Relative paths in the file (the case set, ``cache_dir``) are relative to the file,
+so an experiment directory can be moved or shared as a whole.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.registry import AGENTS, make_agent, register_builtin_agents
+from sscbench.errors import ConfigError
+from sscbench.experiments.identity import (
+    PROVIDER_AGENTS,
+    SIMULATOR_USER,
+    configuration_hash,
+    key_env,
+)
+from sscbench.experiments.source import (
+    KeyPath,
+    Problems,
+    add_validation_errors,
+    dotted,
+    read_source,
+)
+from sscbench.experiments.spec import (
+    DEFAULT_STEP_LIMITS,
+    BudgetEntry,
+    CaseSelection,
+    ExperimentFile,
+    Gate,
+)
+from sscbench.users import USERS, make_user
+from sscbench.witnesses.caseset import Case, CaseSet, load_case_set
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """A configuration under test, resolved: parameters with absolute paths, its hash."""
+
+    id: str
+    agent: str
+    params: dict[str, Any]
+    hash: str
+
+    @property
+    def dirname(self) -> str:
+        """Directory name of its runs: display id plus hash prefix (ids may be reused)."""
+        return f"{self.id}-{self.hash[:8]}"
+
+
+@dataclass(frozen=True)
+class UserSetting:
+    """The user every configuration talks to."""
+
+    name: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment, ready to be planned."""
+
+    source: Path
+    name: str
+    case_set: CaseSet
+    cases: tuple[Case, ...]
+    configurations: tuple[Configuration, ...]
+    user: UserSetting
+    seeds: tuple[int, ...]
+    concurrency: int
+    gate: Gate
+    step_limits: dict[str, int]
+    budget: BudgetEntry
+    warnings: tuple[str, ...] = ()
+
+    def step_limit(self, operator: str) -> int:
+        """The model-visible step limit of the operator's runs (clean and faulted)."""
+        return self.step_limits[operator]
+
+
+def _resolve_paths(params: dict[str, Any], base: Path) -> dict[str, Any]:
+    out = dict(params)
+    cache_dir = out.get("cache_dir")
+    if isinstance(cache_dir, str) and cache_dir:
+        out["cache_dir"] = str((base / Path(cache_dir).expanduser()).resolve())
+    return out
+
+
+def _check_provider(problems: Problems, at: KeyPath, params: dict[str, Any]) -> bool:
+    try:
+        ProviderConfig.model_validate(params)
+    except ValidationError as exc:
+        add_validation_errors(problems, at, exc)
+        return False
+    return True
+
+
+def _check_key(
+    problems: Problems, warnings: list[str], at: KeyPath, provider: str, params: dict[str, Any]
+) -> None:
+    """Fail before the first run when a provider's key is missing (unless a cache may
+    replay the runs: a replay needs no key)."""
+    name = key_env(provider, params)
+    if name is None or os.environ.get(name, "").strip():
+        return
+    message = f"environment variable {name} is not set; export the API key there"
+    if params.get("cache_dir"):
+        warnings.append(f"{dotted(at)}: {message} (only cached replies can be replayed)")
+    else:
+        problems.add(at, message)
+
+
+def _configurations(
+    problems: Problems, warnings: list[str], spec: ExperimentFile, base: Path
+) -> list[Configuration]:
+    register_builtin_agents()
+    user_params = _resolve_paths(spec.user.params, base)
+    seen: dict[str, int] = {}
+    out = []
+    for index, entry in enumerate(spec.configurations):
+        at: KeyPath = ("configurations", index)
+        if entry.id in seen:
+            problems.add(
+                (*at, "id"), f"duplicate id {entry.id!r} (also configuration {seen[entry.id]})"
+            )
+        seen.setdefault(entry.id, index)
+        if entry.agent not in AGENTS:
+            problems.add(
+                (*at, "agent"), f"unknown agent {entry.agent!r}; known: {', '.join(AGENTS.names())}"
+            )
+            continue
+        params = _resolve_paths(entry.params, base)
+        if entry.agent in PROVIDER_AGENTS:
+            if not _check_provider(problems, (*at, "params"), params):
+                continue
+            _check_key(problems, warnings, (*at, "params"), entry.agent, params)
+        try:
+            make_agent(entry.agent, **params)  # the agent's own checks, before any run
+        except Exception as exc:  # a TypeError names the unexpected parameter
+            problems.add((*at, "params"), f"{entry.agent} rejects these parameters: {exc}")
+            continue
+        digest = configuration_hash(entry.agent, params, spec.user.name, user_params)
+        out.append(Configuration(entry.id, entry.agent, params, digest))
+    return out
+
+
+def _user(problems: Problems, warnings: list[str], spec: ExperimentFile, base: Path) -> UserSetting:
+    params = _resolve_paths(spec.user.params, base)
+    if spec.user.name not in USERS:
+        problems.add(
+            ("user", "name"), f"unknown user {spec.user.name!r}; known: {', '.join(USERS.names())}"
+        )
+        return UserSetting(spec.user.name, params)
+    if spec.user.name == SIMULATOR_USER:
+        rest = {k: v for k, v in params.items() if k != "provider"}
+        if _check_provider(problems, ("user", "params"), {"model": "gpt-4.1", **rest}):
+            provider = str(params.get("provider", "openai"))
+            _check_key(problems, warnings, ("user", "params"), provider, rest)
+    try:
+        make_user(spec.user.name, **params)
+    except Exception as exc:
+        problems.add(("user", "params"), f"user {spec.user.name} rejects these parameters: {exc}")
+    return UserSetting(spec.user.name, params)
+
+
+def _cases(problems: Problems, sel: CaseSelection, base: Path) -> tuple[CaseSet | None, list[Case]]:
+    root = (base / Path(sel.path).expanduser()).resolve() if sel.path else None
+    try:
+        case_set = load_case_set(root)
+    except ConfigError as exc:
+        problems.add(("cases", "path"), str(exc))
+        return None, []
+    cases = list(case_set.cases)
+    operators = {c.entry.operator for c in cases}
+    if sel.operators is not None:
+        for j, name in enumerate(sel.operators):
+            if name not in operators:
+                problems.add(
+                    ("cases", "operators", j),
+                    f"no {name!r} cases in {case_set.root}; it has {', '.join(sorted(operators))}",
+                )
+        cases = [c for c in cases if c.entry.operator in sel.operators]
+    if sel.ids is not None:
+        known = {c.entry.case_id for c in case_set.cases}
+        for j, case_id in enumerate(sel.ids):
+            if case_id not in known:
+                problems.add(("cases", "ids", j), f"no case {case_id!r} in {case_set.root}")
+        cases = [c for c in cases if c.entry.case_id in sel.ids]
+    if not sel.controls:
+        cases = [c for c in cases if not c.entry.control]
+    if sel.per_operator is not None:
+        kept: dict[str, int] = {}
+        chosen = []
+        for case in cases:
+            if kept.get(case.entry.operator, 0) < sel.per_operator:
+                kept[case.entry.operator] = kept.get(case.entry.operator, 0) + 1
+                chosen.append(case)
+        cases = chosen
+    if not cases:
+        problems.add(("cases",), "selects no case")
+    return case_set, cases
+
+
+def _step_limits(
+    problems: Problems, spec: ExperimentFile, case_set: CaseSet | None, cases: list[Case]
+) -> dict[str, int]:
+    limits = {**DEFAULT_STEP_LIMITS, **spec.step_limits}
+    known = set(DEFAULT_STEP_LIMITS) | (set(case_set.manifest.operators) if case_set else set())
+    for name in spec.step_limits:
+        if case_set is not None and name not in known:
+            problems.add(
+                ("step_limits", name),
+                f"unknown operator {name!r}; known: {', '.join(sorted(known))}",
+            )
+    for name in sorted({c.entry.operator for c in cases} - set(limits)):
+        problems.add(
+            ("step_limits",), f"no step limit for operator {name!r}; set step_limits.{name}"
+        )
+    return limits
+
+
+def load_experiment(path: Path) -> Experiment:
+    """Parse, validate and resolve an experiment file (nothing is written)."""
+    source = path.resolve()
+    data, lines = read_source(path)
+    problems = Problems(path, lines)
+    if not isinstance(data, dict):
+        problems.add((), "the file must hold a table of settings")
+        problems.raise_if_any()
+    try:
+        spec = ExperimentFile.model_validate(data)
+    except ValidationError as exc:
+        add_validation_errors(problems, (), exc)
+        problems.raise_if_any()
+        raise AssertionError("unreachable") from exc
+    seeds = spec.seeds if spec.seeds is not None else tuple(range(spec.repetitions))
+    if len(seeds) != spec.repetitions:
+        problems.add(("seeds",), f"{len(seeds)} seeds for {spec.repetitions} repetitions")
+    elif len(set(seeds)) != len(seeds):
+        problems.add(("seeds",), "seeds must be distinct (a repeated seed is a replay)")
+    base = source.parent
+    warnings: list[str] = []
+    user = _user(problems, warnings, spec, base)
+    configurations = _configurations(problems, warnings, spec, base)
+    case_set, cases = _cases(problems, spec.cases, base)
+    limits = _step_limits(problems, spec, case_set, cases)
+    problems.raise_if_any()
+    assert case_set is not None
+    return Experiment(
+        source=source,
+        name=spec.name or source.stem,
+        case_set=case_set,
+        cases=tuple(cases),
+        configurations=tuple(configurations),
+        user=user,
+        seeds=tuple(seeds),
+        concurrency=spec.concurrency,
+        gate=spec.gate,
+        step_limits=limits,
+        budget=spec.budget,
+        warnings=tuple(warnings),
+    )

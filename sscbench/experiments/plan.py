@@ -1,0 +1,149 @@
+"""The schedule: every run the protocol (SPEC §5) plans, with its key and its gate.
+
+For each configuration the *clean* runs come first: the task of each selected case, with
+the case's interface variants and the case operator's step limit, but no fault. A faulted
+run of a case is gated by the matching clean run of the same configuration:
+
+* ``per_case`` (default): one clean run per (configuration, clean task), at the first
+  repetition's seed, gates every repetition of every case on that task. This reads SPEC
+  §5 literally — a *seed* (a case) is run under fault for a configuration only if that
+  configuration solved the matching clean task — and keeps all repetitions of a
+  seed–configuration pair together, as the per-pair repetition analysis of §7 needs.
+* ``per_repetition``: a clean run per repetition; repetition ``rk`` of a case runs under
+  fault only if clean ``rk`` was solved (same seed, so the two share a prefix).
+
+A run's key is (case, step limit, configuration hash, repetition, seed); its directory is
+derived from the key alone, which is what makes a re-run find its finished work.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sscbench.experiments.load import Configuration, Experiment
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.witnesses.caseset import slug
+
+Condition = Literal["clean", "fault"]
+
+
+@dataclass(frozen=True, order=True)
+class RunKey:
+    """What identifies a scheduled run across sessions."""
+
+    case: str
+    max_steps: int
+    config: str
+    repetition: int
+    seed: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """The key as written to the status file."""
+        return {
+            "case": self.case,
+            "max_steps": self.max_steps,
+            "config": self.config,
+            "repetition": self.repetition,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunKey:
+        """Read a key back from the status file."""
+        return cls(
+            case=str(data["case"]),
+            max_steps=int(data["max_steps"]),
+            config=str(data["config"]),
+            repetition=int(data["repetition"]),
+            seed=int(data["seed"]),
+        )
+
+
+@dataclass(frozen=True)
+class ScheduledRun:
+    """One episode the protocol plans: a clean task or a case under fault."""
+
+    key: RunKey
+    condition: Condition
+    configuration: Configuration
+    domain: str
+    task_id: str
+    variants: dict[str, Any]
+    operator: str | None
+    contract: FaultContract | None
+    run_id: str
+    """Also the run directory, relative to the experiment's output directory."""
+    gate: RunKey | None = None
+    """The clean run that must be solved first (faulted runs only)."""
+
+
+def _variant_suffix(variants: dict[str, Any]) -> str:
+    if not variants:
+        return ""
+    return "+" + ",".join(f"{k}={json.dumps(variants[k])}" for k in sorted(variants))
+
+
+def clean_item(domain: str, task_id: str, variants: dict[str, Any]) -> str:
+    """The ``case`` part of a clean run's key, e.g. ``clean:airline/7``."""
+    return f"clean:{domain}/{task_id}{_variant_suffix(variants)}"
+
+
+def _run_id(condition: Condition, config: Configuration, item: str, key: RunKey) -> str:
+    return (
+        f"{condition}/{config.dirname}/{slug(item)}.m{key.max_steps}/r{key.repetition}-s{key.seed}"
+    )
+
+
+def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
+    """Every scheduled run in a fixed order: all clean runs, then all faulted runs."""
+    clean: list[ScheduledRun] = []
+    fault: list[ScheduledRun] = []
+    reps = list(enumerate(experiment.seeds))
+    clean_reps = reps if experiment.gate == "per_repetition" else reps[:1]
+    for config in experiment.configurations:
+        planned: dict[RunKey, ScheduledRun] = {}
+        for case in experiment.cases:
+            c = case.contract
+            steps = experiment.step_limit(case.entry.operator)
+            variants = dict(c.variant)
+            item = clean_item(c.domain, c.task_id, variants)
+            for rep, seed in clean_reps:
+                key = RunKey(item, steps, config.hash, rep, seed)
+                if key not in planned:
+                    planned[key] = ScheduledRun(
+                        key=key,
+                        condition="clean",
+                        configuration=config,
+                        domain=c.domain,
+                        task_id=c.task_id,
+                        variants=variants,
+                        operator=None,
+                        contract=None,
+                        run_id=_run_id(
+                            "clean",
+                            config,
+                            f"{c.domain}-{c.task_id}{_variant_suffix(variants)}",
+                            key,
+                        ),
+                    )
+                    clean.append(planned[key])
+            for rep, seed in reps:
+                gate_rep, gate_seed = clean_reps[rep] if len(clean_reps) > 1 else clean_reps[0]
+                key = RunKey(case.entry.case_id, steps, config.hash, rep, seed)
+                fault.append(
+                    ScheduledRun(
+                        key=key,
+                        condition="fault",
+                        configuration=config,
+                        domain=c.domain,
+                        task_id=c.task_id,
+                        variants=variants,
+                        operator=case.entry.operator,
+                        contract=c,
+                        run_id=_run_id("fault", config, case.entry.case_id, key),
+                        gate=RunKey(item, steps, config.hash, gate_rep, gate_seed),
+                    )
+                )
+    return clean + fault

@@ -1,0 +1,148 @@
+"""One invocation of an experiment: lock the directory, plan, run, summarise.
+
+``DIR/experiment.json`` records the resolved experiment (configurations with their
+hashes and parameters — never a key), ``DIR/schedule.jsonl`` the status of every run and
+``DIR/summary.json`` the counts of the last session. The first two are what a reader needs
+to interpret the run directories; the summary is a convenience, rewritten atomically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sscbench.experiments.budget import Budget, directory_spend
+from sscbench.experiments.engine import OnRecord, run_schedule
+from sscbench.experiments.load import Experiment
+from sscbench.experiments.plan import ScheduledRun, plan_runs
+from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
+
+EXPERIMENT_FILE = "experiment.json"
+SUMMARY_FILE = "summary.json"
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    """What one invocation did."""
+
+    out: Path
+    records: tuple[RunRecord, ...]
+    executed: int
+    spent_usd: float
+    unpriced: bool
+
+    @property
+    def failed(self) -> list[RunRecord]:
+        """Runs missing because something broke (the next invocation retries them)."""
+        return [r for r in self.records if r.failed]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Per configuration: ``clean_solved``, ``clean_observed``, ``fault_observed`` and
+        ``missing_<cause>`` counts."""
+        table: dict[str, Counter[str]] = {}
+        for r in self.records:
+            row = table.setdefault(r.configuration, Counter())
+            if r.state == "observed":
+                row[f"{r.condition}_observed"] += 1
+                if r.condition == "clean" and r.success:
+                    row["clean_solved"] += 1
+            else:
+                row[f"{r.condition}_missing_{r.cause}"] += 1
+        return {name: dict(sorted(row.items())) for name, row in table.items()}
+
+
+def _write_json(path: Path, obj: Any) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(obj, fh, indent=1, sort_keys=True, ensure_ascii=False)
+        fh.write("\n")
+    os.replace(tmp, path)
+
+
+def describe(experiment: Experiment) -> dict[str, Any]:
+    """The resolved experiment as written to ``experiment.json`` (no secrets in it)."""
+    manifest = experiment.case_set.manifest
+    return {
+        "name": experiment.name,
+        "source": str(experiment.source),
+        "case_set": {
+            "root": str(experiment.case_set.root),
+            "name": manifest.name,
+            "version": manifest.version,
+            "cases": [c.entry.case_id for c in experiment.cases],
+        },
+        "seeds": list(experiment.seeds),
+        "gate": experiment.gate,
+        "concurrency": experiment.concurrency,
+        "step_limits": experiment.step_limits,
+        "budget": experiment.budget.model_dump(),
+        "user": {"name": experiment.user.name, "params": experiment.user.params},
+        "configurations": [
+            {
+                "id": c.id,
+                "agent": c.agent,
+                "params": c.params,
+                "hash": c.hash,
+                "dir": c.dirname,
+            }
+            for c in experiment.configurations
+        ],
+    }
+
+
+def run_experiment(
+    experiment: Experiment,
+    out: Path,
+    *,
+    runs: list[ScheduledRun] | None = None,
+    on_start: Callable[[list[ScheduledRun], Budget], None] | None = None,
+    on_record: OnRecord | None = None,
+) -> SessionResult:
+    """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule."""
+    schedule = plan_runs(experiment) if runs is None else runs
+    with exclusive(out):
+        _write_json(out / EXPERIMENT_FILE, describe(experiment))
+        log = StatusLog(out / STATUS_FILE)
+        try:
+            log.session(str(experiment.source), experiment.name, len(schedule))
+            budget = Budget(experiment.budget, *directory_spend(out))
+            if on_start is not None:
+                on_start(schedule, budget)
+            executed = 0
+
+            def record(rec: RunRecord, ran: bool) -> None:
+                nonlocal executed
+                executed += ran
+                if on_record is not None:
+                    on_record(rec, ran)
+
+            records = asyncio.run(run_schedule(experiment, schedule, out, log, budget, record))
+        finally:
+            log.close()
+        result = SessionResult(
+            out=out,
+            records=tuple(records),
+            executed=executed,
+            spent_usd=budget.spent_usd,
+            unpriced=budget.unpriced,
+        )
+        _write_json(
+            out / SUMMARY_FILE,
+            {
+                "ts": time.time(),
+                "scheduled": len(records),
+                "executed_this_session": executed,
+                "spent_usd": budget.spent_usd,
+                "unpriced_calls": budget.unpriced,
+                "configurations": result.counts(),
+            },
+        )
+    return result

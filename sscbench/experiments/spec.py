@@ -1,0 +1,80 @@
+"""The experiment file's schema (TOML or YAML), validated with pydantic.
+
+This is only the *shape* of the file: types, ranges, unknown keys. Checks that need the
+world (is the agent registered, does the case exist, are the provider parameters valid)
+happen in :mod:`sscbench.experiments.load`, which reports both kinds with file and line.
+Every table forbids unknown keys, so a typo is an error rather than a silent default.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt
+
+DEFAULT_STEP_LIMITS: dict[str, int] = {
+    "return_date": 60,
+    "write_effect": 60,
+    "pay_source": 40,
+    "item_option": 30,
+}
+"""SPEC §5: the paper's step limits per operator."""
+
+CONFIG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
+
+Gate = Literal["per_case", "per_repetition"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CaseSelection(_Strict):
+    """Which cases of which case set to run (filters apply in this order)."""
+
+    path: str | None = Field(default=None, description="case set directory; None: shipped")
+    operators: tuple[str, ...] | None = Field(default=None, description="None: all")
+    ids: tuple[str, ...] | None = Field(default=None, description="case ids; None: all")
+    controls: bool = Field(default=True, description="include target-value controls")
+    per_operator: PositiveInt | None = Field(
+        default=None, description="keep the first N cases of each operator (manifest order)"
+    )
+
+
+class ConfigurationEntry(_Strict):
+    """One configuration under test: a short display id, a registered agent, its params."""
+
+    id: str = Field(pattern=CONFIG_ID_PATTERN, description="short display id")
+    agent: str = Field(min_length=1, description="agent registry name, e.g. scripted:careful")
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class UserEntry(_Strict):
+    """The user every configuration talks to: ``scripted`` or τ²'s ``simulator``."""
+
+    name: str = "scripted"
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class BudgetEntry(_Strict):
+    """Stop starting runs once either limit is reached (runs not started are missing)."""
+
+    max_cost_usd: float | None = Field(default=None, gt=0)
+    max_runs: PositiveInt | None = None
+
+
+class ExperimentFile(_Strict):
+    """The whole file."""
+
+    name: str | None = None
+    repetitions: int = Field(default=1, ge=1, le=1000)
+    seeds: tuple[int, ...] | None = Field(
+        default=None, description="one seed per repetition; None: 0, 1, ..., k"
+    )
+    concurrency: int = Field(default=4, ge=1, le=1024)
+    gate: Gate = "per_case"
+    cases: CaseSelection = Field(default_factory=CaseSelection)
+    step_limits: dict[str, PositiveInt] = Field(default_factory=dict)
+    user: UserEntry = Field(default_factory=UserEntry)
+    budget: BudgetEntry = Field(default_factory=BudgetEntry)
+    configurations: tuple[ConfigurationEntry, ...] = Field(min_length=1)

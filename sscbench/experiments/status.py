@@ -1,0 +1,169 @@
+"""The experiment's status file: one append-only JSONL record per scheduled run's outcome.
+
+``DIR/schedule.jsonl`` starts each session with a ``session`` record and then receives a
+``run`` record each time a scheduled run reaches its final state in that session —
+*observed* (its ledger ends with ``run_end``) or *missing* with a cause. A record equal to
+the latest one for its key (timestamp aside) is not written again, so a re-run of a
+finished experiment appends nothing but its session line and every key has exactly one
+record per distinct outcome. Readers take the latest record per key.
+
+The ledgers are the ground truth; this file is their index. After a crash between a
+ledger's last line and its status line, the next session finds the finished ledger and
+writes the missing line. A line cut off by a crash is skipped by the reader, and the
+writer first ends it so the next record starts on its own line.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from sscbench.errors import ConfigError
+from sscbench.experiments.plan import Condition, RunKey
+
+STATUS_FILE = "schedule.jsonl"
+LOCK_FILE = ".lock"
+
+State = Literal["observed", "missing"]
+Cause = Literal["gated", "clean_missing", "budget", "provider_error", "harness_error"]
+"""Why a scheduled run is missing: the configuration did not solve the clean task
+(``gated``), the gating clean run is itself missing (``clean_missing``), the budget was
+spent before it started (``budget``), the provider gave no usable reply after retries
+(``provider_error``), or the harness failed (``harness_error``)."""
+
+FAILED_CAUSES: frozenset[str] = frozenset({"provider_error", "harness_error"})
+"""Causes that a re-run retries (the others are decisions of the protocol)."""
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class RunRecord(_Frozen):
+    """The final state of one scheduled run in one session."""
+
+    kind: Literal["run"] = "run"
+    ts: float
+    key: dict[str, Any]
+    condition: Condition
+    configuration: str
+    domain: str
+    task_id: str
+    operator: str | None = None
+    run_id: str
+    state: State
+    cause: Cause | None = None
+    detail: str | None = None
+    termination: str | None = None
+    success: bool | None = None
+    steps: int | None = None
+    cost_usd: float | None = None
+    provider_calls: int = 0
+    gate: dict[str, Any] | None = None
+
+    @property
+    def run_key(self) -> RunKey:
+        """The typed key."""
+        return RunKey.from_dict(self.key)
+
+    @property
+    def failed(self) -> bool:
+        """Missing because something broke (retried by the next session)."""
+        return self.cause in FAILED_CAUSES
+
+    def same_outcome(self, other: RunRecord) -> bool:
+        """Equal apart from the timestamp."""
+        return self.model_dump(exclude={"ts"}) == other.model_dump(exclude={"ts"})
+
+
+class SessionRecord(_Frozen):
+    """The start of one invocation."""
+
+    kind: Literal["session"] = "session"
+    ts: float
+    experiment: str
+    name: str
+    scheduled: int
+    pid: int
+
+
+def read_status(path: Path) -> dict[RunKey, RunRecord]:
+    """The latest record per key (unreadable lines, e.g. one cut by a crash, are skipped)."""
+    latest: dict[RunKey, RunRecord] = {}
+    if not path.exists():
+        return latest
+    for raw in path.read_bytes().split(b"\n"):
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            continue
+        if not isinstance(obj, dict) or obj.get("kind") != "run":
+            continue
+        try:
+            record = RunRecord.model_validate(obj)
+        except ValidationError:
+            continue
+        latest[record.run_key] = record
+    return latest
+
+
+class StatusLog:
+    """Appends records to the status file (single writer: the event-loop thread)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.latest = read_status(path)
+        self._fh = path.open("ab")
+        if self._fh.tell() > 0:
+            with path.open("rb") as fh:
+                fh.seek(-1, os.SEEK_END)
+                if fh.read(1) != b"\n":
+                    self._write(b"\n")  # end a line cut off by a crash
+
+    def _write(self, data: bytes) -> None:
+        self._fh.write(data)
+        self._fh.flush()
+
+    def session(self, experiment: str, name: str, scheduled: int) -> None:
+        """Write the session line."""
+        record = SessionRecord(
+            ts=time.time(), experiment=experiment, name=name, scheduled=scheduled, pid=os.getpid()
+        )
+        self._write(record.model_dump_json().encode() + b"\n")
+
+    def append(self, record: RunRecord) -> bool:
+        """Write ``record`` unless it repeats the latest outcome of its key; True if written."""
+        previous = self.latest.get(record.run_key)
+        if previous is not None and previous.same_outcome(record):
+            return False
+        self._write(record.model_dump_json().encode() + b"\n")
+        self.latest[record.run_key] = record
+        return True
+
+    def close(self) -> None:
+        """Close the file."""
+        self._fh.close()
+
+
+@contextmanager
+def exclusive(out: Path) -> Iterator[None]:
+    """Hold ``DIR/.lock`` for the session: two sessions in one directory would run the
+    same keys twice. The kernel drops the lock when the process dies, even by SIGKILL."""
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / LOCK_FILE).open("a") as fh:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ConfigError(f"another sscbench run is using {out} (lock {LOCK_FILE})") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
