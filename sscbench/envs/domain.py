@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass
-from functools import cache
 from importlib import import_module
 from typing import Any
 
+from sscbench.caching import shared_cache
 from sscbench.envs.tau2_runtime import prepare_tau2
 from sscbench.errors import ConfigError
 
@@ -73,7 +73,7 @@ def _load(name: str) -> Domain:
     )
 
 
-@cache
+@shared_cache
 def load_domain(name: str) -> Domain:
     """Load (once per process) and return the named τ² domain."""
     if name not in DOMAINS:

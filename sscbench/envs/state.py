@@ -17,9 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
+from sscbench.caching import shared_cache
 from sscbench.envs.domain import Domain, load_domain
 
 EntityKey = tuple[str, str]
@@ -68,7 +68,7 @@ class _BaseDigests:
     sums: dict[str, int]
 
 
-@cache
+@shared_cache
 def _base_digests(domain_name: str) -> _BaseDigests:
     domain = load_domain(domain_name)
     terms = {

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from sscbench.agents.scripted.facts import (
@@ -22,6 +21,7 @@ from sscbench.agents.scripted.facts import (
     KnowledgeBase,
     read_call_for,
 )
+from sscbench.caching import shared_cache
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
 from sscbench.json_paths import flatten, tokens
 
@@ -167,7 +167,7 @@ def _derivations(db: Any, arguments: dict[str, Any]) -> tuple[VariantDerivation,
     return tuple(out)
 
 
-@cache
+@shared_cache
 def compile_plan(domain_name: str, task_id: str) -> Plan:
     """Replay the task's gold actions on a clean episode and bind their arguments.
 

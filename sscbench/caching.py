@@ -1,0 +1,40 @@
+"""Process-wide memoisation that concurrent episodes can share.
+
+``functools.cache`` is thread-safe for reads but lets two threads that miss at the same
+moment both compute the value; for a τ² domain load (hundreds of ms, and a ``gc.freeze``)
+or a plan compilation that is wasted work and, for side effects, a hazard. ``shared_cache``
+computes each key once: the first thread computes, the others wait for its result.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import wraps
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def shared_cache(func: Callable[P, R]) -> Callable[P, R]:
+    """Memoise ``func`` on its (hashable) arguments, computing each key exactly once."""
+    values: dict[object, R] = {}
+    locks: dict[object, threading.Lock] = {}
+    guard = threading.Lock()
+
+    @wraps(func)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        key = (args, tuple(sorted(kwargs.items())))
+        try:
+            return values[key]
+        except KeyError:
+            pass
+        with guard:
+            lock = locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in values:
+                values[key] = func(*args, **kwargs)
+            return values[key]
+
+    return wrapper
