@@ -24,6 +24,7 @@ from sscbench.agents.providers.retry import (
     classify_sdk_error,
 )
 from sscbench.agents.providers.transcript import Message
+from sscbench.caching import shared_cache
 
 DEFAULT_MAX_TOKENS = 8192
 """Anthropic requires ``max_tokens``; litellm (τ²) sends the model's maximum output."""
@@ -95,6 +96,15 @@ def to_anthropic_tools(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
     ]
 
 
+@shared_cache
+def _shared_client(key: str | None, base_url: str | None, timeout: float) -> Any:
+    """One SDK client (and connection pool) per endpoint and key, shared by every episode
+    (see the OpenAI backend); the key only lives in memory here."""
+    import anthropic  # 3 s: imported only when a request really goes out
+
+    return anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+
+
 class AnthropicMessagesBackend:
     """Messages API on api.anthropic.com (or a ``base_url`` speaking it)."""
 
@@ -139,15 +149,8 @@ class AnthropicMessagesBackend:
 
     def _sdk(self) -> Any:
         if self._client is None:
-            import anthropic  # 3 s: imported only when a request really goes out
-
             self._key = read_api_key(self._key_env)
-            self._client = anthropic.Anthropic(
-                api_key=self._key,
-                base_url=self.config.base_url,
-                timeout=self.config.timeout,
-                max_retries=0,
-            )
+            self._client = _shared_client(self._key, self.config.base_url, self.config.timeout)
         return self._client
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from sscbench.agents.providers.retry import (
     classify_sdk_error,
 )
 from sscbench.agents.providers.transcript import Message
+from sscbench.caching import shared_cache
 
 NO_KEY = "no-key"
 """Sent to compatible servers that need no key: the SDK would otherwise fall back to
@@ -55,6 +56,16 @@ def to_openai_messages(system: str, transcript: Sequence[Message]) -> list[dict[
         else:
             out.append({"role": message.role, "content": message.text or ""})
     return out
+
+
+@shared_cache
+def _shared_client(key: str, base_url: str | None, timeout: float) -> Any:
+    """One SDK client (and connection pool) per endpoint and key, shared by every episode:
+    building one costs a TLS context, and the SDK clients are thread-safe. The key only
+    lives in memory here."""
+    import openai  # 1 s: imported only when a request really goes out
+
+    return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
 
 
 class OpenAIChatBackend:
@@ -102,15 +113,10 @@ class OpenAIChatBackend:
 
     def _sdk(self) -> Any:
         if self._client is None:
-            import openai  # 1 s: imported only when a request really goes out
-
             if self._key_env is not None:
                 self._key = read_api_key(self._key_env)
-            self._client = openai.OpenAI(
-                api_key=self._key or NO_KEY,
-                base_url=self.config.base_url,
-                timeout=self.config.timeout,
-                max_retries=0,
+            self._client = _shared_client(
+                self._key or NO_KEY, self.config.base_url, self.config.timeout
             )
         return self._client
 
