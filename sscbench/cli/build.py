@@ -10,8 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.witnesses.build import build_case_set
-from sscbench.witnesses.search import SearchLimits
+from sscbench.witnesses.record import SearchLimits
 
 
 def register(sub: Any) -> None:
@@ -33,6 +32,8 @@ def register(sub: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Build and print per-operator screening counts and times."""
+    from sscbench.witnesses.build import build_case_set  # heavy: operators and τ²
+
     console = Console(stderr=True, soft_wrap=True, width=120)
 
     table = Table(title=f"case set {args.out}")

@@ -11,20 +11,15 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sscbench.analysis.quantities import analyze
-from sscbench.analysis.report import write_report
 from sscbench.cli.reconstruct import LABELS_FILE
-from sscbench.reconstruct.label import label_dir
-from sscbench.reconstruct.summary import summary_table
-from sscbench.reconstruct.validate import QUANTITIES, validate_dir
-from sscbench.runs.cases import run_cases
-from sscbench.runs.runner import EpisodeOutcome
-from sscbench.witnesses.caseset import load_case_set
+
+if TYPE_CHECKING:
+    from sscbench.runs.runner import EpisodeOutcome
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
 
@@ -40,6 +35,15 @@ def register(sub: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
+    # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
+    from sscbench.analysis.quantities import analyze
+    from sscbench.analysis.report import write_report
+    from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.summary import summary_table
+    from sscbench.reconstruct.validate import QUANTITIES, validate_dir
+    from sscbench.runs.cases import run_cases
+    from sscbench.witnesses.caseset import load_case_set
+
     console = Console(stderr=True, soft_wrap=True, width=140)
     case_set = load_case_set(args.cases)
     seeds = range(args.seeds)

@@ -14,7 +14,6 @@ from typing import Any, cast
 from pydantic import ValidationError
 
 from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_labels
-from sscbench.analysis.report import write_report
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
@@ -71,6 +70,8 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
 
 def handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
+    from sscbench.analysis.report import write_report  # matplotlib: only when used
+
     root: Path = args.rundir
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")

@@ -34,8 +34,8 @@ from sscbench.witnesses.caseset import (
     sha256_bytes,
     slug,
 )
-from sscbench.witnesses.record import SearchStats, Witness
-from sscbench.witnesses.search import DEFAULT_LIMITS, SearchLimits, search_witness
+from sscbench.witnesses.record import DEFAULT_LIMITS, SearchLimits, SearchStats, Witness
+from sscbench.witnesses.search import search_witness
 
 Fate = Literal["included", "control", "invalid", "no_witness", "not_reached"]
 CONTROL_OPERATORS = ("return_date", "pay_source", "item_option")

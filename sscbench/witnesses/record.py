@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 WITNESS_SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SearchLimits:
+    """Bounds of the witness search (depth, branching per node, nodes in all)."""
+
+    max_depth: int = 2
+    max_branching: int = 60
+    max_nodes: int = 400
+
+
+DEFAULT_LIMITS = SearchLimits()
 
 
 class WitnessCall(BaseModel):

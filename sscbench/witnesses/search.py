@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 
 from sscbench.envs import ToolCall
 from sscbench.fault_contracts.contract import FaultContract
@@ -21,19 +20,13 @@ from sscbench.fault_contracts.refutation import refutation_arrival
 from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, VisibleEvent
 from sscbench.witnesses.context import InjectionContext, NoContext, build_context
 from sscbench.witnesses.legality import legal_calls
-from sscbench.witnesses.record import SearchStats, Witness, WitnessCall
-
-
-@dataclass(frozen=True)
-class SearchLimits:
-    """Bounds of the search."""
-
-    max_depth: int = 2
-    max_branching: int = 60
-    max_nodes: int = 400
-
-
-DEFAULT_LIMITS = SearchLimits()
+from sscbench.witnesses.record import (
+    DEFAULT_LIMITS,
+    SearchLimits,
+    SearchStats,
+    Witness,
+    WitnessCall,
+)
 
 
 def use_text(contract: FaultContract) -> str:

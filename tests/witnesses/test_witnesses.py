@@ -17,8 +17,8 @@ from sscbench.witnesses.build import build_case_set, make_control, natural_key, 
 from sscbench.witnesses.caseset import default_case_set_path, load_case_set
 from sscbench.witnesses.context import build_context
 from sscbench.witnesses.legality import is_legal
-from sscbench.witnesses.record import SearchStats, Witness
-from sscbench.witnesses.search import SearchLimits, search_witness
+from sscbench.witnesses.record import SearchLimits, SearchStats, Witness
+from sscbench.witnesses.search import search_witness
 from sscbench.witnesses.verify import verify_witness
 
 
