@@ -225,7 +225,7 @@ def run_key(label: RunLabels) -> RunKey | None:
     """The schedule key of a label (``None`` for a clean run, which has no case)."""
     if label.case_id is None:
         return None
-    return RunKey(label.case_id, label.agent, label.seed)
+    return RunKey(label.case_id, label.configuration or label.agent, label.seed)
 
 
 def build_population(

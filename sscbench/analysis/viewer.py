@@ -234,7 +234,7 @@ def render_run(run_id: str, ledger: Ledger | None, labels: RunLabels | None) -> 
 
 
 def _group_key(labels: RunLabels) -> tuple[str, str]:
-    return (labels.operator or "clean", labels.agent)
+    return (labels.operator or "clean", labels.configuration or labels.agent)
 
 
 def render_viewer(labels: Sequence[RunLabels], ledgers: Mapping[str, Ledger]) -> str:

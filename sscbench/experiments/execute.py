@@ -136,6 +136,7 @@ def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
         case_id=None if contract is None else contract.contract_id,
         variants=dict(run.variants),
         fault=None if contract is None else contract.model_dump(mode="json"),
+        configuration=run.configuration.id,
     )
     config = run.configuration
     user_setting = experiment.user

@@ -40,6 +40,8 @@ class RunLabels(BaseModel):
     operator: str | None
     control: bool
     agent: str
+    configuration: str = ""
+    """The configuration's display id (from the ledger header; the agent name if absent)."""
     seed: int
     finished: bool
     termination: Literal["user_stop", "agent_stop", "max_steps", "harness_error"] | None = None

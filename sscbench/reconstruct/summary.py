@@ -11,14 +11,14 @@ from sscbench.reconstruct.labels import RunLabels
 
 
 def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
-    """Per operator × agent: runs, triggered, adopted/evaluable, Z_S counts."""
+    """Per operator × configuration: runs, triggered, adopted/evaluable, Z_S counts."""
     groups: dict[tuple[str, str], list[RunLabels]] = defaultdict(list)
     for label in labels:
-        groups[(label.operator or "clean", label.agent)].append(label)
+        groups[(label.operator or "clean", label.configuration or label.agent)].append(label)
     table = Table(title=title)
     columns = (
         "operator",
-        "agent",
+        "configuration",
         "runs",
         "triggered",
         "adopted",
@@ -29,7 +29,9 @@ def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
         "undecidable",
     )
     for column in columns:
-        table.add_column(column, justify="left" if column in ("operator", "agent") else "right")
+        table.add_column(
+            column, justify="left" if column in ("operator", "configuration") else "right"
+        )
     for (operator, agent), items in sorted(groups.items()):
         triggered = [x for x in items if x.triggered]
         z = Counter(x.z_s for x in triggered)

@@ -21,7 +21,11 @@ Stratum = tuple[str, str, str]
 
 def stratum_of(label: RunLabels) -> Stratum:
     """(operator, configuration, automatic arrival class) of a faulted run."""
-    return (label.operator or "clean", label.agent, label.z_s or "untriggered")
+    return (
+        label.operator or "clean",
+        label.configuration or label.agent,
+        label.z_s or "untriggered",
+    )
 
 
 def eligible(label: RunLabels, *, include_controls: bool) -> bool:

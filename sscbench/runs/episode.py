@@ -51,6 +51,7 @@ class EpisodeSpec:
     case_id: str | None = None
     variants: dict[str, Any] = field(default_factory=dict)
     fault: dict[str, Any] | None = None
+    configuration: str | None = None
 
 
 def _package_version() -> str:
@@ -123,6 +124,7 @@ def run_episode(
                 max_steps=spec.max_steps,
                 variants=spec.variants,
                 fault=spec.fault,
+                configuration=spec.configuration,
             )
         )
         rec = _Recorder(ledger)

@@ -13,8 +13,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-SCHEMA_VERSION = 2
-"""2: the header gained ``fault`` (the run's fault contract). Version-1 ledgers still load."""
+SCHEMA_VERSION = 3
+"""2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
+configuration's display id). Older ledgers still load, with those fields ``None``."""
 
 
 class _Record(BaseModel):
@@ -50,6 +51,9 @@ class Header(_Record):
     seed: int
     max_steps: int
     variants: dict[str, Any] = {}
+    configuration: str | None = Field(
+        default=None, description="display id of the configuration (None: the agent's name)"
+    )
     fault: dict[str, Any] | None = Field(
         default=None, description="the fault contract injected in this run (None: clean run)"
     )

@@ -5,7 +5,7 @@ every ``ts`` set to null. When the run output changes on purpose, regenerate it 
 
     /work/venv/bin/python tests/runs/test_ledger.py --regenerate
 
-Files under ``tests/fixtures/ledgers/v1/`` are frozen schema-version-1 ledgers: never
+Files under ``tests/fixtures/ledgers/v1/``, ``v2/``, ... are frozen older-schema ledgers: never
 regenerate or edit them; every future SSCBench must still read them.
 """
 
@@ -45,6 +45,7 @@ SPEC = EpisodeSpec(domain="airline", task_id="19", seed=0)
 AGENT = "scripted:careful"
 USER = "scripted"
 V1_LEDGERS = sorted((FIXTURES / "v1").glob("*.jsonl"))
+OLD_LEDGERS = sorted(FIXTURES.glob("v[0-9]*/*.jsonl"))
 
 
 def _run(run_dir: Path) -> None:
@@ -136,7 +137,19 @@ def test_schema_v1_still_loads(path: Path) -> None:
     assert ledger.finished
 
 
+@pytest.mark.parametrize(
+    "path", OLD_LEDGERS, ids=[f"{p.parent.name}/{p.name}" for p in OLD_LEDGERS]
+)
+def test_every_frozen_older_schema_still_loads(path: Path) -> None:
+    """Frozen ledgers of every older schema (v1, v2, ...) load with defaults for new fields."""
+    ledger = read_ledger(path)
+    assert ledger.header.schema_version == int(path.parent.name[1:])
+    assert ledger.header.configuration is None
+    assert ledger.finished
+
+
 def test_v1_fixture_exists() -> None:
+
     assert V1_LEDGERS, f"no frozen v1 ledger under {FIXTURES / 'v1'}"
 
 
