@@ -20,18 +20,13 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from sscbench.agents.providers.anthropic_messages import (
-    DEFAULT_MAX_TOKENS,
-    AnthropicMessagesBackend,
-)
-from sscbench.agents.providers.client import Backend, ProviderClient
-from sscbench.agents.providers.config import ProviderConfig, parse_config
-from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+from sscbench.agents.providers.backends import make_backend
+from sscbench.agents.providers.client import ProviderClient
+from sscbench.agents.providers.config import parse_config
 from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.providers.transcript import Message
 from sscbench.envs.domain import load_domain
-from sscbench.errors import ConfigError
 from sscbench.oracles.base import ORACLES, OracleUnavailable, Trajectory, Verdict
 from sscbench.review.packet import masked_contract, render_steps, visible_steps
 from sscbench.runs.events import AgentMessage, AgentToolCall
@@ -65,16 +60,6 @@ value can be refuted from the conversation. Decide whether the agent relied on t
 injected value."""
 
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
-
-
-def _backend(provider: str, config: ProviderConfig) -> tuple[Backend, ProviderConfig]:
-    if provider == "anthropic":
-        if config.max_tokens is None:
-            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
-        return AnthropicMessagesBackend(config), config
-    if provider in ("openai", "openai-compatible"):
-        return OpenAIChatBackend(config, compatible=provider == "openai-compatible"), config
-    raise ConfigError(f"unknown judge provider {provider!r}: openai, anthropic, openai-compatible")
 
 
 def judge_prompt(trajectory: Trajectory, level: Level) -> tuple[str, str]:
@@ -127,7 +112,7 @@ class LLMJudge:
         self.level: Level = level
         self.name = f"llm_judge_{level.lower()}"
         self.provider_calls: list[ProviderCall] = []
-        self._backend, config = _backend(provider, parse_config(params))
+        self._backend, config = make_backend(provider, parse_config(params), "judge provider")
         self._client = ProviderClient(self._backend, config, "agent", self.provider_calls)
 
     def judge(self, trajectory: Trajectory) -> Verdict:

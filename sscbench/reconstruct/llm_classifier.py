@@ -12,16 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from sscbench.agents.providers.anthropic_messages import (
-    DEFAULT_MAX_TOKENS,
-    AnthropicMessagesBackend,
-)
-from sscbench.agents.providers.client import Backend, ProviderClient
+from sscbench.agents.providers.backends import make_backend
+from sscbench.agents.providers.client import ProviderClient
 from sscbench.agents.providers.config import parse_config
-from sscbench.agents.providers.openai_chat import OpenAIChatBackend
 from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.transcript import Message
-from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.reconstruct.rules.base import RunView, Use
 from sscbench.runs.events import AgentMessage, AgentToolCall
@@ -55,26 +50,15 @@ def _contract_text(contract: FaultContract) -> str:
     )
 
 
-def _backend(provider: str, params: dict[str, Any]) -> tuple[Backend, Any]:
-    config = parse_config(params)
-    if provider == "anthropic":
-        if config.max_tokens is None:
-            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
-        return AnthropicMessagesBackend(config), config
-    if provider in ("openai", "openai-compatible"):
-        return OpenAIChatBackend(config, compatible=provider == "openai-compatible"), config
-    raise ConfigError(
-        f"unknown classifier provider {provider!r}: openai, anthropic, openai-compatible"
-    )
-
-
 class LLMClassifier:
     """Classifies agent events with a model; ``provider_calls`` keeps every attempt."""
 
     def __init__(self, provider: str, **params: Any) -> None:
         self.provider = provider
         self.provider_calls: list[ProviderCall] = []
-        self._backend, self._config = _backend(provider, params)
+        self._backend, self._config = make_backend(
+            provider, parse_config(params), "classifier provider"
+        )
         self._client = ProviderClient(self._backend, self._config, "agent", self.provider_calls)
 
     def uses(self, view: RunView, event: AgentMessage | AgentToolCall) -> list[Use]:

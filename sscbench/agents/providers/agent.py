@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 
 from sscbench.agents.base import AgentTurn, EpisodeContext
 from sscbench.agents.providers.anthropic_messages import (
-    DEFAULT_MAX_TOKENS,
     AnthropicMessagesBackend,
 )
 from sscbench.agents.providers.arguments import parse_arguments
+from sscbench.agents.providers.backends import with_anthropic_defaults
 from sscbench.agents.providers.client import Backend, ProviderClient
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.openai_chat import OpenAIChatBackend
@@ -124,6 +124,5 @@ class AnthropicAgent(ProviderAgent):
     name = "anthropic"
 
     def __init__(self, config: ProviderConfig) -> None:
-        if config.max_tokens is None:  # required by the API; recorded, not implied
-            config = config.model_copy(update={"max_tokens": DEFAULT_MAX_TOKENS})
+        config = with_anthropic_defaults(config)  # max_tokens: required, recorded
         super().__init__(config, AnthropicMessagesBackend(config))

@@ -127,11 +127,12 @@ class WriteEffectRules(UseRules):
             and arguments_match(call.arguments, request.get("match", {}))
         ):
             return []
-        claimed_only = {
+        claimed_only = {  # flight numbers only the claimed new itinerary has
             str(new)
-            for _, (old, new) in changed_leaves(c.authoritative_value, c.injected_value).items()
-            if isinstance(new, str) and new.startswith("HAT")
+            for path, (_, new) in changed_leaves(c.authoritative_value, c.injected_value).items()
+            if path.startswith("flights.") and path.endswith(".flight_number")
         }
+
         used = claimed_only & {str(v) for _, v in flatten(call.arguments)}
         if used and not self._confirmed_before(view, call.step):
             return [
