@@ -80,7 +80,7 @@ def handle(args: argparse.Namespace) -> int:
     )
     with console.status("analysing and writing the report"):
         files = write_report(analyze(labels, case_set), labels, args.out, args.out / "report")
-    agreement, runs = validate_dir(args.out)
+    agreement, runs = validate_dir(args.out, labels)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
     out.print(

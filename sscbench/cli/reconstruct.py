@@ -80,7 +80,7 @@ def handle(args: argparse.Namespace) -> int:
     table = summary_table(labels, f"{len(labels)} runs → {out}")
     console.print(table)
     if args.validate:
-        agreement, runs = validate_dir(root)
+        agreement, runs = validate_dir(root, labels)
         check = Table(title=f"agreement with scripted ground truth ({runs} faulted scripted runs)")
         for column in ("quantity", "agree", "compared", "undecidable"):
             check.add_column(column)

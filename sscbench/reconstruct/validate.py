@@ -9,6 +9,7 @@ the reconstruction decided it; the undecidable share is reported separately.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ class GroundTruth:
     t_u: int | None
     adopted: bool | None
     y_end: str | None
+    run_id: str = ""
 
 
 def ground_truth(run_dir: Path) -> GroundTruth | None:
@@ -69,7 +71,7 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
         and (o["effective"] or o["control"])
     ]
     if not deliveries:
-        return GroundTruth(False, None, None, None, None, None)
+        return GroundTruth(False, None, None, None, None, None, ledger.header.run_id)
     t_f = min(int(o["step"]) for o in deliveries)
     # Payloads of suppressed writes assert an effect that never happened.
     suppressed = {int(o["step"]) for o in deliveries if o["action"] == "suppress"}
@@ -110,7 +112,8 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
         final = {stance for s, stance in stances if stances and s == stances[-1][0]}
         y_end = final.pop() if len(final) == 1 else "undecidable"
 
-    return GroundTruth(True, t_f, dependent[0] if dependent else None, t_u, adopted, y_end)
+    t_s = dependent[0] if dependent else None
+    return GroundTruth(True, t_f, t_s, t_u, adopted, y_end, ledger.header.run_id)
 
 
 @dataclass
@@ -161,16 +164,23 @@ def compare(labels: RunLabels, truth: GroundTruth, agreement: Agreement) -> None
             )
 
 
-def validate_dir(root: Path) -> tuple[Agreement, int]:
-    """Compare every scripted faulted run under ``root`` with its ground truth."""
+def validate_dir(root: Path, labels: Iterable[RunLabels] | None = None) -> tuple[Agreement, int]:
+    """Compare every scripted faulted run under ``root`` with its ground truth.
+
+    Pass the ``labels`` already reconstructed for ``root`` to avoid labelling twice.
+    """
+    known = {label.run_id: label for label in labels or ()}
     agreement = Agreement()
     runs = 0
     for ledger_path in sorted(root.rglob(LEDGER_FILE)):
+        if ".incomplete-" in ledger_path.parent.name:
+            continue  # set aside by a resume; label_dir skips them too
         truth = ground_truth(ledger_path.parent)
         if truth is None:
             continue
         runs += 1
-        compare(label_run(ledger_path.parent), truth, agreement)
+        label = known.get(truth.run_id) or label_run(ledger_path.parent)
+        compare(label, truth, agreement)
     return agreement, runs
 
 
