@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 
 JUDGES = ("llm_judge_l0", "llm_judge_l1")
@@ -65,12 +66,7 @@ def handle_list(args: argparse.Namespace) -> int:
 
 
 def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--judge-param {item!r} must look like KEY=VALUE")
-        params[key] = value
+    params = parse_params(items, "--judge-param")
     params.setdefault("cache_dir", str(out / "judge_cache"))
     return params
 

@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.llm_classifier import LLMClassifier
@@ -20,12 +21,7 @@ CLASSIFIER_CALLS_FILE = "classifier_calls.jsonl"
 
 
 def _classifier(args: argparse.Namespace) -> LLMClassifier:
-    params: dict[str, Any] = {}
-    for item in args.classifier_param:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"--classifier-param {item!r} must look like KEY=VALUE")
-        params[key] = value
+    params = parse_params(args.classifier_param, "--classifier-param")
     provider = params.pop("provider", None)
     if provider is None:
         raise ConfigError("--classifier llm needs --classifier-param provider=openai|anthropic|...")

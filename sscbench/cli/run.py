@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import load_contract
@@ -74,19 +75,6 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
-def _params(items: list[str], flag: str) -> dict[str, Any]:
-    params: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"{flag} {item!r} must look like KEY=VALUE")
-        try:
-            params[key] = float(value) if "." in value else int(value)
-        except ValueError:
-            params[key] = value
-    return params
-
-
 def _case_contract(case_id: str, root: Path | None) -> FaultContract:
     case_set = load_case_set(root)
     for case in case_set.cases:
@@ -129,9 +117,9 @@ def handle(args: argparse.Namespace) -> int:
         out=args.out,
         seeds=args.seed,
         max_steps=args.max_steps,
-        agent_params=_params(args.agent_param, "--agent-param"),
+        agent_params=parse_params(args.agent_param, "--agent-param", numbers=True),
         contract=contract,
-        user_params=_params(args.user_param, "--user-param"),
+        user_params=parse_params(args.user_param, "--user-param", numbers=True),
     )
 
     console = Console(stderr=True, soft_wrap=True)
