@@ -119,11 +119,6 @@ class EpisodeEnvironment:
         fork._read_only = True
         return fork
 
-    @property
-    def tool_names(self) -> list[str]:
-        """Names of the agent tools, sorted."""
-        return sorted(self._kinds)
-
     def execute(self, call: ToolCall, step: int) -> Observation:
         """Run one agent tool call, applying the intervention, and return what the model sees.
 

@@ -26,7 +26,6 @@ ENTITY_TYPES: dict[str, tuple[str, str, str]] = {
     "product": ("product_id", "variants", "get_product_details"),
     "user": ("user_id", "payment_methods", "get_user_details"),
 }
-READ_TOOL_ARGUMENT: dict[str, str] = {tool: idf for idf, _, tool in ENTITY_TYPES.values()}
 
 
 def entity_of(obj: Any) -> Entity | None:
@@ -68,7 +67,6 @@ class KnowledgeBase:
     """Everything an agent has observed, fact by fact, in delivery order."""
 
     sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
-    entity_steps: dict[Entity, list[int]] = field(default_factory=dict)
     records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
 
     def observe(
@@ -87,7 +85,6 @@ class KnowledgeBase:
             self.sightings.setdefault((entity, path), []).append(
                 Sighting(value, step, tool, authoritative)
             )
-        self.entity_steps.setdefault(entity, []).append(step)
         self.records.setdefault(entity, []).append((step, tool, data))
 
         return [entity]
