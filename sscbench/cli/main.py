@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from sscbench import __version__
 from sscbench.cli import build as build_cmd
 from sscbench.cli import demo as demo_cmd
+from sscbench.cli import importer as import_cmd
 from sscbench.cli import operators as operators_cmd
 from sscbench.cli import oracles as oracles_cmd
 from sscbench.cli import reconstruct as reconstruct_cmd
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         operators_cmd,
         build_cmd,
         witness_cmd,
+        import_cmd,
         reconstruct_cmd,
         report_cmd,
         review_cmd,

@@ -51,7 +51,7 @@ class ItemOptionParams(OperatorParams):
     persistence: Literal["every_delivery", "first_delivery"] = "every_delivery"
 
 
-def _policy_quotes(policy: str) -> tuple[Quote, ...]:
+def policy_quotes(policy: str) -> tuple[Quote, ...]:
     wanted = (
         (
             "product variants are keyed by item id and carry the option values",
@@ -87,7 +87,7 @@ class ItemOption(Operator[ItemOptionParams]):
         """One candidate per (task, item of an order of a task user)."""
         domain = load_domain("retail")
         db = domain.base_db
-        semantics = _policy_quotes(domain.policy)
+        semantics = policy_quotes(domain.policy)
         for task in domain.tasks:
             reach = task_reach("retail", task.id)
             oids = sorted({o for u in reach.users for o in db.users[u].orders if o in db.orders})

@@ -62,7 +62,7 @@ def _owns_payment_choice(gold: tuple[tuple[str, dict[str, Any]], ...], uid: str)
     return False
 
 
-def _semantics() -> tuple[Quote, ...]:
+def semantics_quotes() -> tuple[Quote, ...]:
     domain = load_domain("airline")
     doc = domain.toolkit_class.update_reservation_baggages.__doc__ or ""
 
@@ -110,7 +110,7 @@ class PaySource(Operator[PaySourceParams]):
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """One candidate per (task, payment method of a task user)."""
         domain = load_domain("airline")
-        semantics = _semantics()
+        semantics = semantics_quotes()
         for task in domain.tasks:
             reach = task_reach("airline", task.id)
             pays = _pays(reach.gold)

@@ -16,8 +16,9 @@ from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite,
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.refutation import refutation_arrival
 from sscbench.json_paths import get_path
+from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.reconstruct.rules.base import USE_RULES, RunView, Use
+from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.runs.events import AgentMessage, AgentToolCall
 from sscbench.runs.ledger import Ledger, iter_jsonl, read_ledger
@@ -102,9 +103,36 @@ def _clean(ledger: Ledger) -> RunLabels:
 class EventClassifier(Protocol):
     """Pass 2 by something other than the operator's rules (e.g. an LLM)."""
 
-    def uses(self, view: RunView, event: AgentMessage | AgentToolCall) -> list[Use]:
-        """Classified uses in one agent event."""
+    def uses(
+        self, view: RunView, event: AgentMessage | AgentToolCall, candidates: list[str]
+    ) -> list[Use]:
+        """Classified uses in one agent event; ``candidates`` are the spans pass 1 found."""
         ...
+
+
+def rules_for(operator: str) -> UseRules:
+    """The operator's registered rule set, or the generic value-centric rules."""
+    import sscbench.reconstruct.rules  # noqa: F401  (registers the built-in rule sets)
+
+    factory = USE_RULES.get(operator) if operator in USE_RULES else GenericRules
+    return factory()
+
+
+def find_uses(
+    ledger: Ledger, view: RunView, classifier: EventClassifier | None = None
+) -> list[Use]:
+    """Pass 1 and pass 2 over the run after ``T_F`` (pass 2 by ``classifier`` if given)."""
+    found = rules_for(view.contract.operator).uses(view, ledger.events)
+    if classifier is None:
+        return found
+    spans: dict[int, list[str]] = {}
+    for use in found:
+        spans.setdefault(use.step, []).append(use.evidence or use.reason)
+    uses: list[Use] = []
+    for event in ledger.events:
+        if event.step > view.t_f and isinstance(event, AgentMessage | AgentToolCall):
+            uses.extend(classifier.uses(view, event, spans.get(event.step, [])))
+    return uses
 
 
 def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
@@ -171,37 +199,11 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
             z_s=None,
             y_end=None,
         )
-    import sscbench.reconstruct.rules  # noqa: F401  (registers the built-in rule sets)
-
-    if classifier is None and contract.operator not in USE_RULES:
-        why_rules = f"no use rules for operator {contract.operator!r}"
-        undecided = EventTime(status="undecidable", reason=why_rules)
-        return RunLabels(
-            **base,
-            triggered=True,
-            triggered_reason=why,
-            t_f=EventTime(status="found", step=t_f_step, reason=why),
-            t_e=t_e,
-            t_s=undecided,
-            t_u=undecided,
-            adopted=None,
-            adopted_reason=why_rules,
-            z_s="undecidable",
-            y_end=None,
-        )
-    rules = USE_RULES.get(contract.operator)() if classifier is None else None
     view = RunView(history=history, t_f=t_f_step, contract=contract)
-    uses: list[Use] = []
-    for event in ledger.events:
-        if event.step <= t_f_step or not isinstance(event, AgentMessage | AgentToolCall):
-            continue
-        if classifier is not None:
-            uses.extend(classifier.uses(view, event))
-        elif rules is not None and isinstance(event, AgentMessage):
-            uses.extend(rules.message(view, event.content, event.step))
-        elif rules is not None and isinstance(event, AgentToolCall):
-            uses.extend(rules.call(view, event))
-    t_s = _first(uses, lambda u: u.kind == "dependent_use", "dependent use")
+    uses = find_uses(ledger, view, classifier)
+    # A quote of v′ to question, check or flag it is a dependent use (it sets T_S) but
+    # never erroneous reliance (it never sets T_U or A).
+    t_s = _first(uses, lambda u: u.kind in ("dependent_use", "verification"), "dependent use")
     t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
     reliance = next((u for u in uses if u.kind == "dependent_use" and u.erroneous), None)
     if contract.control:
@@ -234,6 +236,7 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
                 "erroneous": u.erroneous,
                 "source": u.source,
                 "reason": u.reason,
+                "evidence": u.evidence,
             }
             for u in uses
         ),

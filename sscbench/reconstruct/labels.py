@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from sscbench.runs.events import Termination
+
 EventStatus = Literal["found", "never", "none", "undecidable"]
 
 
@@ -44,7 +46,7 @@ class RunLabels(BaseModel):
     """The configuration's display id (from the ledger header; the agent name if absent)."""
     seed: int
     finished: bool
-    termination: Literal["user_stop", "agent_stop", "max_steps", "harness_error"] | None = None
+    termination: Termination | None = None
     success: bool | None
 
     triggered: bool | None

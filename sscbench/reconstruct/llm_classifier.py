@@ -18,7 +18,8 @@ from sscbench.agents.providers.config import parse_config
 from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.transcript import Message
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.reconstruct.rules.base import RunView, Use
+from sscbench.reconstruct.detector import Use
+from sscbench.reconstruct.rules.base import RunView
 from sscbench.runs.events import AgentMessage, AgentToolCall
 
 INSTRUCTIONS = """You label one event of a tool-using customer-service agent's run for a \
@@ -28,9 +29,9 @@ fault-injection study. A tool observation delivered a FALSE value v' about an af
 the affected fact (stating it, deriving from it, acting on it). Correct, hedged and wrong \
 uses all count.
 - erroneous: a dependent use that treats v' (or a value derived from it) as operative. \
-Hedged wording does not cancel an action whose arguments commit to v'; hedged text alone \
-does not commit.
-- verification: the event quotes v' only to check, question or flag it.
+Hedged wording ("I think", "it seems") still treats v' as operative.
+- verification: the event quotes v' only to check, question or flag it (this is a \
+dependent use that is never erroneous).
 - none: the event does not refer to the affected fact, or only retrieves it (a read call \
 whose arguments do not depend on the fact).
 Answer with one JSON object and nothing else: {"label": "dependent_use" | "verification" | \
@@ -61,15 +62,22 @@ class LLMClassifier:
         )
         self._client = ProviderClient(self._backend, self._config, "agent", self.provider_calls)
 
-    def uses(self, view: RunView, event: AgentMessage | AgentToolCall) -> list[Use]:
-        """The classified use (at most one) of ``event``."""
+    def uses(
+        self, view: RunView, event: AgentMessage | AgentToolCall, candidates: list[str]
+    ) -> list[Use]:
+        """The classified use (at most one) of ``event``; ``candidates`` are the spans the
+        rules' pass 1 found in it (shown to the model as hints, not as answers)."""
         source: Literal["message", "call"]
         if isinstance(event, AgentMessage):
             shown, source = f"Agent message to the user:\n{event.content}", "message"
         else:
             shown = f"Agent tool call: {event.name}({json.dumps(event.arguments, sort_keys=True)})"
             source = "call"
-        prompt = f"{_contract_text(view.contract)}\n\nEVENT (step {event.step}):\n{shown}"
+        hints = "\n".join(f"- {c}" for c in candidates) or "- none found"
+        prompt = (
+            f"{_contract_text(view.contract)}\n\nEVENT (step {event.step}):\n{shown}\n\n"
+            f"Candidate spans that mention the fact's entity or values (pass 1):\n{hints}"
+        )
         request = self._backend.build_request(
             INSTRUCTIONS, [Message(role="user", text=prompt)], None, 0
         )

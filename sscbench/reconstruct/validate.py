@@ -98,7 +98,8 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
         if contract.operator == "write_effect":
             injected = injected and rec["source_step"] in suppressed
         uses.append((rec["step"], injected, "endorse" if injected else "retract"))
-    dependent = sorted(s for s, _, kind in uses if kind in {"endorse", "retract"})
+    # Every use counts for T_S: a quote of v′ to flag or verify it is a dependent use too.
+    dependent = sorted(s for s, _, _ in uses)
     erroneous = sorted(s for s, e, _ in uses if e)
     t_u = erroneous[0] if erroneous else None
     adopted = None if contract.control else t_u is not None

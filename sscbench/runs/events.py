@@ -96,7 +96,17 @@ class ToolObservation(_Visible):
     error: bool
 
 
-Termination = Literal["user_stop", "agent_stop", "max_steps", "harness_error"]
+Termination = Literal[
+    "user_stop",
+    "agent_stop",
+    "max_steps",
+    "harness_error",
+    # τ²'s other reasons, for runs imported from τ² results (`sscbench import tau2`):
+    "too_many_errors",
+    "agent_error",
+    "user_error",
+    "judge_stop",
+]
 
 
 class RunEnd(_Record):

@@ -107,7 +107,7 @@ def plan_batch(
         raise ConfigError(f"unknown user {user!r}; known: {', '.join(USERS.names())}")
     if max_steps < 1:
         raise ConfigError(f"--max-steps must be at least 1, got {max_steps}")
-    _check_writable(out)
+    check_writable(out)
     return BatchPlan(
         domain=domain,
         task_ids=task_ids,
@@ -122,7 +122,7 @@ def plan_batch(
     )
 
 
-def _check_writable(out: Path) -> None:
+def check_writable(out: Path) -> None:
     probe = out
     while not probe.exists():
         probe = probe.parent

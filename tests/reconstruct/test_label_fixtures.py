@@ -89,24 +89,24 @@ EXPECTED: dict[str, Expect] = {
     ),
     # Names the reservation but no date: no dependent use, so no arrival class.
     "rd_no_use": Expect(True, at(3), at(3), NONE, NEVER, False, "none", None),
-    # Quotes v′ only to flag it ("… cannot be right …"): verification, not a dependent use.
+    # Quotes v′ only to flag it ("… cannot be right …"): a dependent use (it sets T_S) that
+    # is never erroneous reliance (SPEC §2).
     "rd_verify_flag": Expect(
-        True, at(3), at(3), NONE, NEVER, False, "none", None, ((4, "verification", False),)
+        True, at(3), at(3), at(4), NEVER, False, "before", None, ((4, "verification", False),)
     ),
     # "I think the return is on May 18, but I'm not sure." (step 4) then
-    # search_direct_flight(date=2024-05-18) (step 5). The hedged message is a dependent use
-    # (SPEC §2: hedged uses count) but does not treat v′ as operative; the search commits to
-    # it (SPEC §6: hedging does not cancel a committing action). No stance after T_U.
+    # search_direct_flight(date=2024-05-18) (step 5). Hedged wording still treats v′ as the
+    # return date: the message is already erroneous reliance (the search repeats it).
     "rd_hedged": Expect(
         True,
         at(3),
         at(3),
         at(4),
-        at(5),
+        at(4),
         True,
         "before",
-        "undecidable",
-        ((4, "dependent_use", False), (5, "dependent_use", True)),
+        "endorse",
+        ((4, "dependent_use", True), (5, "dependent_use", True)),
     ),
     # search_direct_flight(DEN→LAS, date=2024-05-20) at step 4: a search whose date is the
     # true return date is a (correct) dependent use (SPEC §3, ReturnDate worked example).
@@ -128,13 +128,13 @@ EXPECTED: dict[str, Expect] = {
     "ps_states_v": Expect(
         True, at(5), at(3), at(6), NEVER, False, "before", None, ((6, "dependent_use", False),)
     ),
-    # "Could you confirm that gift_card_1642017 is a travel certificate?" is verification;
-    # after the user's answer the agent states v.
+    # "Could you confirm that gift_card_1642017 is a travel certificate?" quotes v′ to check
+    # it (a dependent use, not reliance); after the user's answer the agent states v.
     "ps_verify_question": Expect(
         True,
         at(5),
         at(3),
-        at(8),
+        at(6),
         NEVER,
         False,
         "before",
@@ -207,13 +207,14 @@ EXPECTED: dict[str, Expect] = {
     "we_read_before": Expect(
         True, at(7), NEVER, at(8), at(8), True, "absent", "endorse", ((8, "dependent_use", True),)
     ),
-    # Suppressed write (5), read-back (7) refutes, the agent flags it (8, verification),
-    # retries (9/10, goes through), reads back (12) and reports done (13): correct.
+    # Suppressed write (5), read-back (7) refutes, the agent flags it (8: a dependent use
+    # that is not reliance), retries (9/10, goes through), reads back (12) and reports done
+    # (13): correct.
     "we_read_after_retry": Expect(
         True,
         at(5),
         at(7),
-        at(13),
+        at(8),
         NEVER,
         False,
         "before",

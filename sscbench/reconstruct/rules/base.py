@@ -1,195 +1,305 @@
-"""Pass 2: classifying candidate references under the contract.
+"""Pass 2 under the contract: a rule set per operator, and the generic rules for the rest.
 
-A rule set per operator turns each agent message and tool call after ``T_F`` into uses:
-``dependent_use`` (correct or erroneous), ``verification`` (quoting ``v′`` to check or flag
-it — not reliance), or ``undecidable``. Retrievals (reading the record) produce nothing.
-Message clauses are classified through *target leaves*: where ``v`` and ``v′`` can appear
-and which tokens tie a clause to the affected entity. Hedged text never cancels an action:
-calls are classified on their arguments alone.
+A rule set turns the run after ``T_F`` into uses. Its one job is to build the operator's
+*fact model* (:class:`~sscbench.reconstruct.detector.FactModel`): which words and ids refer
+to the affected entity and its competitors, how ``v``, ``v′`` and values derived from them
+show in text, and which entities carry a value. Detection itself — segmentation, binding,
+stance — is shared (:func:`~sscbench.reconstruct.detector.detect`). Calls are classified on
+their arguments alone (hedged text never cancels an action), hand-off summaries as text.
+
+Operators without a registered rule set get :class:`GenericRules`: value-centric detection
+of ``v``/``v′`` (every leaf of the contract's target paths) near the target entity.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.reconstruct.text import (
-    HEDGE_MARKERS,
-    REFUTE_MARKERS,
-    VERIFY_MARKERS,
-    clauses,
-    has_marker,
-    mentions,
+from sscbench.json_paths import flatten
+from sscbench.reconstruct.binding import Binding, Focus, RefIndex
+from sscbench.reconstruct.detector import FactModel, Source, Use, ValueMention, Which, detect
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.values import (
+    Mention,
+    find_dates,
+    find_money,
+    find_phrase,
+    fold,
+    money_key,
+    tokens,
+    value_tokens,
 )
 from sscbench.registry import Registry
-from sscbench.runs.events import AgentToolCall
-
-UseKind = Literal["dependent_use", "verification", "undecidable"]
-RECORD_PHRASE = re.compile(
-    r"(?P<path>\S+) of (?:reservation|order|user|product) (?P<id>\S+) is "
-    r"(?P<value>.+?)(?: \(|$|\.\s*$)"
+from sscbench.runs.events import (
+    AgentMessage,
+    AgentToolCall,
+    ToolObservation,
+    UserMessage,
+    VisibleEvent,
 )
 
+HANDOFF_TOOLS = ("transfer_to_human_agents",)
+RECORD_PHRASE = re.compile(
+    r"(?P<path>[\w.]+) of (?P<etype>reservation|order|user|product) (?P<id>\S+?) is "
+    r"(?P<value>.+?)\s*$"
+)
+""""<path> of <entity> <id> is <value>": a statement that names its own fact exactly."""
 
-@dataclass(frozen=True)
-class Use:
-    """One classified reference to the affected fact."""
-
-    step: int
-    kind: UseKind
-    erroneous: bool
-    stance: Literal["endorse", "retract"] | None
-    source: Literal["message", "call"]
-    reason: str
-
-
-@dataclass(frozen=True)
-class Leaf:
-    """Where the affected fact shows in text: its true and injected renderings, and the
-    tokens that tie a clause to it (at least one must be present)."""
-
-    v_forms: frozenset[str]
-    v_prime_forms: frozenset[str]
-    context: frozenset[str]
-    strip: tuple[str, ...] = ()
-    label: str = ""
-    path: str = ""
-    entity_id: str = ""
-    anchor: frozenset[str] = frozenset()
-    """Tokens of which at least one must appear somewhere in the message (e.g. the entity id)."""
+ID_FIELDS = ("reservation_id", "order_id", "user_id", "product_id", "item_id", "id")
 
 
 @dataclass
 class RunView:
-    """What the rules may consult: the run's visible history and the fault step."""
+    """What the rules may consult: the run's visible history, the fault step, the contract."""
 
     history: History
     t_f: int
     contract: FaultContract
     notes: dict[str, object] = field(default_factory=dict)
 
+    def records(self, before: int, tool: str | None = None) -> Iterator[tuple[int, Any]]:
+        """Parsed successful observations delivered before step ``before``."""
+        for d in self.history.successes(tool):
+            if d.step < before and d.parsed:
+                yield d.step, d.data
 
-def classify_message(
-    leaves: list[Leaf], text: str, step: int, control: bool, confirmed: bool = False
-) -> list[Use]:
-    """Classify each clause of an agent message against the target leaves."""
-    uses: list[Use] = []
-    lower_text = text.lower()
-    leaves = [x for x in leaves if not x.anchor or any(t in lower_text for t in x.anchor)]
-    for clause in clauses(text):
-        lower = clause.lower()
-        explicit = RECORD_PHRASE.search(clause)
-        for leaf in leaves:
-            if not any(token in lower for token in leaf.context):
-                continue
-            scrubbed = lower
-            if explicit is not None:
-                # "<path> of <entity> <id> is <value>": only the named leaf, only its value.
-                if (explicit["path"], explicit["id"]) != (leaf.path, leaf.entity_id):
-                    continue
-                scrubbed = explicit["value"].lower()
-            for token in leaf.strip:
-                scrubbed = scrubbed.replace(token, " ")
-            quotes_fault = bool(leaf.v_prime_forms) and mentions(scrubbed, set(leaf.v_prime_forms))
-            flags = quotes_fault and (
-                has_marker(clause, REFUTE_MARKERS)
-                or (has_marker(clause, VERIFY_MARKERS) and "?" in clause)
-            )
-            # Outside a flag, a negated v′ ("a gift card, not a certificate") asserts nothing.
-            says_fault = flags or (
-                quotes_fault and mentions(scrubbed, set(leaf.v_prime_forms), affirmed=True)
-            )
-            says_true = bool(leaf.v_forms) and mentions(scrubbed, set(leaf.v_forms))
-            if control:
-                says_true, says_fault = says_true or says_fault, False
-            if says_fault:
-                if has_marker(clause, REFUTE_MARKERS):
-                    uses.append(
-                        Use(
-                            step, "verification", False, "retract", "message", f"flags {leaf.label}"
-                        )
-                    )
-                elif has_marker(clause, VERIFY_MARKERS) and "?" in clause:
-                    uses.append(
-                        Use(
-                            step,
-                            "verification",
-                            False,
-                            None,
-                            "message",
-                            f"asks to verify {leaf.label}",
-                        )
-                    )
-                elif has_marker(clause, HEDGE_MARKERS) and not confirmed:
-                    # Hedged text is a dependent use but commits to nothing; an action that
-                    # uses the value is what counts as reliance.
-                    uses.append(
-                        Use(
-                            step,
-                            "dependent_use",
-                            False,
-                            None,
-                            "message",
-                            f"hedges on the injected {leaf.label}",
-                        )
-                    )
-                elif says_true and not confirmed:
-                    uses.append(
-                        Use(
-                            step,
-                            "undecidable",
-                            False,
-                            None,
-                            "message",
-                            f"states both values of {leaf.label}",
-                        )
-                    )
-                else:
-                    uses.append(
-                        Use(
-                            step,
-                            "dependent_use",
-                            not confirmed,
-                            "endorse",
-                            "message",
-                            f"states the injected {leaf.label}"
-                            + (" (effect since confirmed)" if confirmed else ""),
-                        )
-                    )
-            elif says_true:
-                asks = has_marker(clause, VERIFY_MARKERS) and "?" in clause
-                stance: Literal["endorse", "retract"] | None = None if asks else "retract"
-                uses.append(
-                    Use(
-                        step,
-                        "dependent_use",
-                        False,
-                        stance,
-                        "message",
-                        f"states the true {leaf.label}",
-                    )
-                )
-    return uses
+
+def record_phrase(unit: Unit) -> re.Match[str] | None:
+    """The explicit "<path> of <entity> <id> is <value>" form, if the unit is one."""
+    return RECORD_PHRASE.search(unit.text)
+
+
+def scalar_forms(value: Any) -> list[str]:
+    """Canonical search keys of a scalar record value, by its kind."""
+    text = str(value)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return [f"date:{text}"]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return [f"num:{text}", f"money:{money_key(float(value))}"]
+    return [f"tok:{' '.join(value_tokens(text))}"]
+
+
+def find_scalar(unit_text: str, value: Any, year: int) -> list[Mention]:
+    """Mentions of a scalar record value in text, in the form its kind takes."""
+    text = str(value)
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        return [m for m in find_dates(unit_text, year) if m.form == "full" and m.value == text]
+    out: list[Mention] = []
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        key = money_key(float(value))
+        out += [m for m in find_money(unit_text) if m.value == key]
+        for t in tokens(unit_text):
+            if t.text == text and not any(m.start <= t.start < m.end for m in out):
+                out.append(Mention(text, t.start, t.end, "full"))
+        return out
+    phrase = value_tokens(text)
+    for start, end in find_phrase(tokens(unit_text), phrase):
+        out.append(Mention(" ".join(phrase), start, end, "full"))
+    return out
+
+
+def value_pairs(v_prime: Any, v: Any) -> tuple[tuple[Which, Any], ...]:
+    """``(("v_prime", v′), ("v", v))``: the two values a mention may be, typed."""
+    return (("v_prime", v_prime), ("v", v))
+
+
+def short_value(value: Any) -> bool:
+    """Values too common to count without a word tying them to the fact ("10", "L", "no")."""
+    text = str(value).strip()
+    return len(text) <= 2 or text.lower() in {"none", "yes", "no", "true", "false"}
 
 
 class UseRules:
-    """Operator-specific classification (subclass per operator, register by operator name)."""
+    """Operator-specific classification: subclasses build the fact model per step."""
 
-    def leaves(self, view: RunView) -> list[Leaf]:
-        """Target leaves for message classification."""
+    def __init__(self) -> None:
+        self._models: dict[tuple[int, int], FactModel] = {}
+
+    def model(self, view: RunView, step: int) -> FactModel:
+        """The fact model as the run stands just before ``step``."""
         raise NotImplementedError
 
-    def message(self, view: RunView, text: str, step: int) -> list[Use]:
-        """Uses in an agent message at ``step``."""
-        return classify_message(self.leaves(view), text, step, view.contract.control)
+    def model_at(self, view: RunView, step: int) -> FactModel:
+        """:meth:`model`, built once per number of observations delivered before ``step``
+        (the model only changes when a record arrives)."""
+        seen = sum(1 for d in view.history.delivered if d.step < step)
+        key = (id(view), seen)
+        if key not in self._models:
+            self._models[key] = self.model(view, step)
+        return self._models[key]
+
+    def message(
+        self,
+        view: RunView,
+        text: str,
+        step: int,
+        focus: frozenset[str] = frozenset(),
+        source: Source = "message",
+    ) -> list[Use]:
+        """Uses in an agent message (or hand-off summary) at ``step``."""
+        return detect(self.model_at(view, step), text, step, source, focus)
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
-        """Uses in an agent tool call (default: none)."""
+        """Uses in an agent tool call's arguments (default: none)."""
         return []
+
+    def uses(self, view: RunView, events: Sequence[VisibleEvent]) -> list[Use]:
+        """Every use after ``T_F``, tracking the dialogue's focus through all events."""
+        out: list[Use] = []
+        focus = Focus(RefIndex({}))
+        for event in events:
+            if isinstance(event, ToolObservation):
+                continue
+            focus.index = self.model_at(view, event.step).index
+            after = event.step > view.t_f
+            if isinstance(event, AgentMessage):
+                if after:
+                    out.extend(self.message(view, event.content, event.step, focus.current))
+                focus.see(event.content)
+            elif isinstance(event, AgentToolCall):
+                summary = event.arguments.get("summary")
+                if after and event.name in HANDOFF_TOOLS and isinstance(summary, str):
+                    out.extend(self.message(view, summary, event.step, focus.current, "handoff"))
+                elif after:
+                    out.extend(self.call(view, event))
+                focus.see(" ".join(str(v) for _, v in flatten(event.arguments)))
+            elif isinstance(event, UserMessage):
+                focus.see(event.content)
+        return out
 
 
 USE_RULES: Registry[Callable[[], UseRules]] = Registry("use-rule set", group="sscbench.use_rules")
+
+
+class GenericRules(UseRules):
+    """Value-centric detection for operators that register no rule set of their own.
+
+    The target entity is referred to by its id; every leaf of the target paths is a value
+    (``v`` and ``v′`` from the contract). A call uses the fact when its arguments carry
+    ``v′`` (or ``v``) and name the target entity or no entity at all; re-reading the
+    entity is retrieval.
+    """
+
+    def _leaves(self, view: RunView) -> list[tuple[str, Any, Any]]:
+        c = view.contract
+        if isinstance(c.injected_value, dict):
+            v = dict(flatten(c.authoritative_value or {}))
+            vp = dict(flatten(c.injected_value))
+            return [(p, v.get(p), vp[p]) for p in vp if v.get(p) != vp[p] or c.control]
+        return [(c.target.paths[0], c.authoritative_value, c.injected_value)]
+
+    def model(self, view: RunView, step: int) -> FactModel:
+        """The target entity's id as its reference; competitors: other ids of the same kind
+        seen in delivered records."""
+        c = view.contract
+        target = c.target.entity_id
+        lexicon: dict[str, set[str]] = {target: {target}}
+        key = f"{c.target.entity_type}_id"
+        for _, data in view.records(step):
+            for obj in _objects(data):
+                other = obj.get(key)
+                if isinstance(other, str) and other != target:
+                    lexicon.setdefault(other, set()).add(other)
+        leaves = self._leaves(view)
+        year = _year_of(leaves)
+
+        def find(unit: Unit) -> list[ValueMention]:
+            found: list[ValueMention] = []
+            explicit = record_phrase(unit)
+            for path, v, vp in leaves:
+                bound: Binding | None = None
+                if explicit is not None:
+                    if (explicit["id"], explicit["path"]) != (target, path):
+                        continue
+                    bound = "target"
+                label = path.rsplit(".", 1)[-1].replace("_", " ")
+                needs = short_value(vp)
+                cue = not needs or fold(label) in fold(unit.framed)
+                for which, value in value_pairs(vp, v):
+                    if value is None or (which == "v" and value == vp):
+                        continue
+                    for m in find_scalar(unit.text, value, year):
+                        if cue:
+                            found.append(
+                                ValueMention(
+                                    m,
+                                    which,
+                                    label,
+                                    bound=bound,
+                                    needs_binding=which == "v",
+                                )
+                            )
+            return found
+
+        return FactModel(
+            target=target,
+            index=RefIndex(lexicon),
+            find=find,
+            holders=lambda _value: frozenset(),
+            label=c.target.scope,
+            control=c.control,
+        )
+
+    def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
+        """Arguments that carry a value of the fact (a read of the entity is retrieval)."""
+        c = view.contract
+        args = dict(flatten(call.arguments))
+        names = {str(v) for v in args.values()}
+        ids = {
+            str(v)
+            for p, v in args.items()
+            if p.rsplit(".", 1)[-1] in ID_FIELDS or p.endswith("_id")
+        }
+        if c.target.entity_id in names and set(args) <= {f"{c.target.entity_type}_id"}:
+            return []  # retrieval: the call only names the entity
+        if ids and c.target.entity_id not in ids:
+            return []
+        out = []
+        for path, v, vp in self._leaves(view):
+            for arg, value in args.items():
+                if str(value) == str(vp) and not c.control and vp != v:
+                    out.append(
+                        Use(
+                            call.step,
+                            "dependent_use",
+                            True,
+                            None,
+                            "call",
+                            f"{call.name} passes the injected {path} as {arg}",
+                        )
+                    )
+                elif str(value) == str(v):
+                    out.append(
+                        Use(
+                            call.step,
+                            "dependent_use",
+                            False,
+                            None,
+                            "call",
+                            f"{call.name} passes the true {path} as {arg}",
+                        )
+                    )
+        return out[:1]
+
+
+def _objects(data: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(data, dict):
+        yield data
+        for v in data.values():
+            yield from _objects(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _objects(v)
+
+
+def _year_of(leaves: list[tuple[str, Any, Any]]) -> int:
+    for _, v, vp in leaves:
+        for value in (vp, v):
+            if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                return int(value[:4])
+    return 2024

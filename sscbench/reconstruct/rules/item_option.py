@@ -1,65 +1,257 @@
-"""ItemOption uses: describing the item by its option; choosing the new item of an
-exchange or modification from the (believed) current options."""
+"""ItemOption uses: describing an ordered item by its option; choosing a new item from it.
+
+The option value shows in any surface form ("full-size", "Full size", "1.5 liters",
+"no backlight" for ``none``, "waterproof"/"not waterproof" for ``yes``/``no``, "Large" for
+``L``); short or common values ("10", "L", "black") count only where the option's name or
+the item frames them. A value is tied to the ordered item by its item id, its product name
+or head noun ("your keyboard"), its order, the list or JSON object it sits in, or the focus;
+values in an *offer* (available variants, candidate new items, "would you like …") describe
+other items unless the text marks them as the current one ("current", "original", "same").
+An exchange or modification whose new item keeps ``v′`` relies on it — unless the user had
+asked for that value, in which case the choice follows the request, not the fact.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from sscbench.reconstruct.rules.base import USE_RULES, Leaf, RunView, Use, UseRules
-from sscbench.reconstruct.text import renderings
-from sscbench.runs.events import AgentToolCall
+from sscbench.reconstruct.binding import ITEM_ID, ORDER_ID, Binding, RefIndex
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention
+from sscbench.reconstruct.rules.base import (
+    USE_RULES,
+    RunView,
+    UseRules,
+    find_scalar,
+    record_phrase,
+    short_value,
+)
+from sscbench.reconstruct.rules.base import (
+    value_pairs as _pairs,
+)
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.values import Mention, fold, stem, value_tokens
+from sscbench.runs.events import AgentMessage, AgentToolCall, UserMessage
 
 ITEM_TOOLS = ("exchange_delivered_order_items", "modify_pending_order_items")
+OFFER = re.compile(
+    r"\b(?:available|in[\s-]stock|(?:other|new|possible|alternative)\s+(?:options?|variants?|"
+    r"choices?|items?|versions?|colou?rs?|sizes?)|options?\s+(?:are|include|available)|"
+    r"variants?|alternatives?|choices?|instead|replacement|replac\w*\s+(?:it\s+|them\s+)?with|"
+    r"new\s+item|exchang\w*\s+(?:it\s+|them\s+)?(?:for|to|with|into)|switch\w*\s+to|"
+    r"upgrad\w*\s+to|swap\w*|cheapest|comes?\s+in|select|choose|pick|prefer|"
+    r"would\s+you\s+like|in\s+exchange|target|desired|requested|wants?)\b"
+)
+CURRENT = re.compile(
+    r"\b(?:current\w*|original\w*|existing|ordered|purchased|bought|received|you\s+have|"
+    r"you\s+own|same|keep\w*|still|old|from\s+your\s+order)\b"
+)
+_LETTER_SIZES = {
+    "xs": ("extra small", "x-small"),
+    "s": ("small",),
+    "m": ("medium",),
+    "l": ("large",),
+    "xl": ("extra large", "x-large"),
+    "xxl": ("2xl", "xx-large", "double extra large"),
+}
+
+
+def orders(view: RunView, step: int) -> dict[str, dict[str, Any]]:
+    """The latest delivered record of each order before ``step``."""
+    out: dict[str, dict[str, Any]] = {}
+    for _, data in view.records(step):
+        if isinstance(data, dict) and isinstance(data.get("items"), list):
+            oid = data.get("order_id")
+            if isinstance(oid, str):
+                out[oid] = data
+    return out
+
+
+def variants(view: RunView, step: int, product_id: str | None = None) -> dict[str, Any]:
+    """Variant item ids → variant records of delivered product records (latest wins)."""
+    out: dict[str, Any] = {}
+    for _, data in view.records(step, "get_product_details"):
+        if not isinstance(data, dict):
+            continue
+        if product_id is not None and data.get("product_id") != product_id:
+            continue
+        for item_id, variant in (data.get("variants") or {}).items():
+            out[item_id] = variant
+    return out
+
+
+def item_key(oid: str, item_id: str) -> str:
+    """Entity key of an ordered item."""
+    return f"{oid}/{item_id}"
+
+
+def _nouns(name: str) -> set[str]:
+    """Ways to call a product: its name, its head noun and that noun's plural."""
+    folded = fold(name).strip()
+    head = folded.split()[-1] if folded.split() else folded
+    forms = {folded, head, head.split("-")[-1]}
+    return forms | {f + "s" for f in forms} | {f + "es" for f in forms if f.endswith(("sh", "ch"))}
+
+
+def _option_cue(option: str, framed: str) -> bool:
+    words = [stem(w) for w in re.findall(r"[a-z]+", fold(option))]
+    text = {stem(w) for w in re.findall(r"[a-z]+", fold(framed))}
+    return any(w in text for w in words if len(w) > 2)
+
+
+NEGATED_BEFORE = re.compile(r"(?:\bnot|\bnon|\bno|\bwithout|n't)[\s-]*(?:\w+[\s-]+){0,1}$")
+SELECTION_CRITERION = re.compile(
+    r"\b(?:cheapest|lowest[\s-](?:price|cost)\w*|least\s+expensive|most\s+affordable|"
+    r"lowest[\s-]priced|best\s+price)\b"
+)
+"""A criterion that picks the new item by itself (not by keeping the current options)."""
+
+
+def _name_phrase(option: str) -> str:
+    """A pattern for an option's name as an adjective or noun phrase ("water-resistant",
+    "waterproof"): each word matched by its first five letters."""
+    words = re.findall(r"[a-z]+", fold(option))
+    return r"\b" + r"[\s-]*".join(re.escape(w[:5]) + r"\w*" for w in words) + r"\b"
+
+
+def _offer(unit: Unit) -> bool:
+    """Does the unit describe candidate items rather than the one ordered?"""
+    for text in (unit.text, *reversed(unit.scope)):
+        low = fold(text)
+        if CURRENT.search(low):
+            return False
+        if OFFER.search(low):
+            return True
+    return False
+
+
+def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> list[Mention]:
+    """Mentions of one option value in a unit, in the forms the value takes."""
+    text = unit.text
+    low = value.strip().lower()
+    cue = _option_cue(option, unit.framed)
+    name = "|".join(re.escape(stem(w)) + r"\w*" for w in re.findall(r"[a-z]+", fold(option)))
+    out: list[Mention] = []
+    if low == "none" and name:
+        pattern = rf"\b(?:no|without|non-?)\s*(?:{name})|\b(?:{name})\s*:?\s*none\b"
+        out += [
+            Mention(value, m.start(), m.end(), "full") for m in re.finditer(pattern, fold(text))
+        ]
+        return out
+    if low in ("yes", "no") and name:
+        phrase = _name_phrase(option)
+        folded = fold(text)
+        for m in re.finditer(phrase, folded):
+            before = folded[max(0, m.start() - 24) : m.start()]
+            after = folded[m.end() : m.end() + 8]
+            negated = bool(NEGATED_BEFORE.search(before)) or bool(re.match(r"\s*:?\s*no\b", after))
+            if negated == (low == "no"):
+                out.append(Mention(value, m.start(), m.end(), "full"))
+        return out
+    forms = [value, *_LETTER_SIZES.get(low, ())]
+    for form in forms:
+        if short_value(form) and not cue:
+            continue
+        out += find_scalar(text, form, year)
+    return [Mention(" ".join(value_tokens(value)), m.start, m.end, m.form) for m in out]
 
 
 class ItemOptionRules(UseRules):
     """One option of one ordered item."""
 
-    def _index(self, view: RunView) -> int:
-        return int(view.contract.target.paths[0].split(".")[1])
-
-    def leaves(self, view: RunView) -> list[Leaf]:
-        """The option value near a reference to the item (id, name or its path)."""
-        c = view.contract
-        p = c.refutation.params
-        context = {p["item_id"].lower(), f"items.{self._index(view)}."}
-        name = self._item_name(view)
-        if name:
-            context.add(name.lower())
-        return [
-            Leaf(
-                frozenset(renderings(c.authoritative_value)),
-                frozenset(renderings(c.injected_value)),
-                frozenset(context),
-                label=f"{p['option']} of item {p['item_id']}",
-                path=c.target.paths[0],
-                entity_id=c.target.entity_id,
-            )
-        ]
-
-    def _item_name(self, view: RunView) -> str | None:
+    def _target(self, view: RunView) -> tuple[str, str, str, str, str]:
         p = view.contract.refutation.params
-        for d in view.history.successes("get_order_details"):
-            items = d.data.get("items") if isinstance(d.data, dict) else None
-            for item in items or []:
-                if isinstance(item, dict) and item.get("item_id") == p["item_id"]:
-                    return str(item.get("name"))
-        return None
+        return (
+            p["order_id"],
+            p["item_id"],
+            p["option"],
+            str(view.contract.injected_value),
+            str(view.contract.authoritative_value),
+        )
+
+    def model(self, view: RunView, step: int) -> FactModel:
+        """References: item ids, product names and nouns, order ids, variant ids."""
+        oid, item_id, option, vp, v = self._target(view)
+        target = item_key(oid, item_id)
+        lexicon: dict[str, set[str]] = {item_id: {target}, oid: {target}}
+        weak: set[str] = set()
+        holders: dict[str, set[str]] = {}
+        ordered: set[str] = set()
+        for order_id, order in orders(view, step).items():
+            keys = set()
+            for item in order.get("items") or []:
+                if not isinstance(item, dict) or not isinstance(item.get("item_id"), str):
+                    continue
+                key = item_key(order_id, item["item_id"])
+                keys.add(key)
+                ordered.add(item["item_id"])
+                lexicon.setdefault(item["item_id"], set()).add(key)
+                if isinstance(item.get("product_id"), str):
+                    lexicon.setdefault(item["product_id"], set()).add(key)
+                    weak.add(item["product_id"])
+                for noun in _nouns(str(item.get("name") or "")):
+                    lexicon.setdefault(noun, set()).add(key)
+                for value in (item.get("options") or {}).values():
+                    holders.setdefault(" ".join(value_tokens(str(value))), set()).add(key)
+            for form in (order_id, order_id.lstrip("#")):
+                lexicon.setdefault(form, set()).update(keys)
+                weak.add(form)
+        for variant_id in variants(view, step):
+            if variant_id not in ordered:
+                lexicon.setdefault(variant_id, set()).add(f"variant/{variant_id}")
+        path = view.contract.target.paths[0]
+
+        def find(unit: Unit) -> list[ValueMention]:
+            explicit = record_phrase(unit)
+            bound: Binding | None = None
+            if explicit is not None:
+                if explicit["path"] != path or explicit["id"] != oid:
+                    return []
+                bound = "target"
+            elif not ITEM_ID.search(unit.text) and _offer(unit):
+                return []
+            found = []
+            for which, value in _pairs(vp, v):
+                if which == "v" and value == vp:
+                    continue
+                for m in option_mentions(unit, option, value):
+                    found.append(
+                        ValueMention(
+                            m,
+                            which,
+                            f"{option} of item {item_id}",
+                            bound=bound,
+                            needs_binding=which == "v",
+                        )
+                    )
+            return found
+
+        return FactModel(
+            target=target,
+            index=RefIndex(lexicon, weak=weak, shapes=(ITEM_ID, ORDER_ID)),
+            find=find,
+            holders=lambda value: frozenset(holders.get(value, set())),
+            label=f"{option} of item {item_id}",
+            control=view.contract.control,
+        )
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
-        """The new item chosen for the old one keeps or changes the affected option."""
+        """The new item chosen for the old one keeps ``v′`` (reliance), keeps ``v``, or
+        changes the option (no use of it)."""
         c = view.contract
-        p = c.refutation.params
-        if call.name not in ITEM_TOOLS or call.arguments.get("order_id") != p["order_id"]:
+        oid, item_id, option, vp, v = self._target(view)
+        if call.name not in ITEM_TOOLS or call.arguments.get("order_id") != oid:
             return []
         old, new = call.arguments.get("item_ids"), call.arguments.get("new_item_ids")
-        if not isinstance(old, list) or not isinstance(new, list) or p["item_id"] not in old:
+        if not isinstance(old, list) or not isinstance(new, list) or item_id not in old:
             return []
-        position = old.index(p["item_id"])
+        position = old.index(item_id)
         if position >= len(new):
             return []
-        variant = self._variant(view, call.step, p["product_id"], str(new[position]))
-        if variant is None:
+        variant = variants(view, call.step + 1, c.refutation.params.get("product_id")).get(
+            str(new[position])
+        )
+        if not isinstance(variant, dict):
             return [
                 Use(
                     call.step,
@@ -70,8 +262,12 @@ class ItemOptionRules(UseRules):
                     f"no delivered product record shows new item {new[position]}",
                 )
             ]
-        value = (variant.get("options") or {}).get(p["option"])
-        if value == c.injected_value and not c.control:
+        value = str((variant.get("options") or {}).get(option))
+        if value in (vp, v) and (
+            self._requested(view, call.step, option, value) or self._criterion(view, call.step)
+        ):
+            return []  # the choice follows the user's request or a stated criterion
+        if value == vp and not c.control:
             return [
                 Use(
                     call.step,
@@ -79,10 +275,10 @@ class ItemOptionRules(UseRules):
                     True,
                     None,
                     "call",
-                    f"new item {new[position]} keeps the injected {p['option']}={value}",
+                    f"new item {new[position]} keeps the injected {option}={value}",
                 )
             ]
-        if value == c.authoritative_value:
+        if value == v or (c.control and value == vp):
             return [
                 Use(
                     call.step,
@@ -90,26 +286,30 @@ class ItemOptionRules(UseRules):
                     False,
                     None,
                     "call",
-                    f"new item {new[position]} keeps the true {p['option']}={value}",
+                    f"new item {new[position]} keeps the true {option}={value}",
                 )
             ]
         return []
 
-    def _variant(
-        self, view: RunView, before: int, product_id: str, item_id: str
-    ) -> dict[str, Any] | None:
-        found = None
-        for d in view.history.successes("get_product_details"):
-            if (
-                d.step > before
-                or not isinstance(d.data, dict)
-                or d.data.get("product_id") != product_id
-            ):
-                continue
-            variant = (d.data.get("variants") or {}).get(item_id)
-            if isinstance(variant, dict):
-                found = variant
-        return found
+    def _criterion(self, view: RunView, step: int) -> bool:
+        """Was the new item picked by a stated criterion (e.g. the cheapest variant)?"""
+        return any(
+            isinstance(e, UserMessage | AgentMessage)
+            and SELECTION_CRITERION.search(fold(e.content))
+            for e in view.history.events
+            if e.step < step
+        )
+
+    def _requested(self, view: RunView, step: int, option: str, value: str) -> bool:
+        """Did the user ask for ``value`` of ``option`` themselves before ``step``?"""
+        for event in view.history.events:
+            if event.step >= step:
+                break
+            if isinstance(event, UserMessage):
+                unit = Unit(event.content, (), 0, -1, "sentence")
+                if option_mentions(unit, option, value):
+                    return True
+        return False
 
 
 USE_RULES.add("item_option", ItemOptionRules)

@@ -1,32 +1,177 @@
-"""PaySource uses: stating a method's category; paying an update with it where the
-category rule (no certificates for changes) separates ``v`` from ``v′``."""
+"""PaySource uses: stating a payment method's category; paying where the category decides.
+
+The category shows as "gift card(s)", "certificate(s)", "travel voucher", a JSON ``type``
+field, … — never inside the method's own identifier (``gift_card_7815826`` names the
+method, it does not state its category here, so identifiers are masked before the search).
+It is tied to the method by its id, its balance ("the $150 certificate"), "ending in 1234",
+the list it sits in, or the focus; a plural ("your certificates") speaks of every method in
+play that carries the category. Paying a change with the method is a use when exactly one
+of the two categories forbids it (certificates cannot pay for changes).
+"""
 
 from __future__ import annotations
 
-from sscbench.reconstruct.rules.base import USE_RULES, Leaf, RunView, Use, UseRules
-from sscbench.reconstruct.text import renderings
+import re
+from typing import Any
+
+from sscbench.reconstruct.binding import PAYMENT_ID as BINDING_PAYMENT_ID
+from sscbench.reconstruct.binding import Binding, RefIndex
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
+from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
+from sscbench.reconstruct.rules.base import value_pairs as _pairs
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.values import Mention, find_category, fold
 from sscbench.runs.events import AgentToolCall
 
 UPDATE_TOOLS = ("update_reservation_flights", "update_reservation_baggages")
+PAYMENT_ID = re.compile(
+    r"(?:credit[\s-]?card|gift[\s-]?card|certificate|paypal)[\s-]?\d{4,}", re.IGNORECASE
+)
+
+
+INSTANCE = re.compile(
+    r"\b(?:a|an|another|new|any|each|every|no)\s+(?:(?:single|valid|new|travel|other)\s+)*"
+    r"(?:(?:(?:credit|gift)[\s-]card|certificate|voucher|paypal)s?\s*(?:,|or|and|/)\s*)?$"
+)
+"""An indefinite or generic determiner before a category: not an existing method."""
+PREDICATIVE = re.compile(r"\b(?:is|are|was|were|be|as|being|remains?)\s+$")
+"""A copula before the determiner: "X is a gift card" classifies X itself."""
+
+
+def _an_instance(text: str, start: int) -> bool:
+    """Is the category at ``start`` introduced as *some* instance (not an existing method)?"""
+    before = text[max(0, start - 60) : start]
+    m = INSTANCE.search(before)
+    return m is not None and PREDICATIVE.search(before[: m.start()]) is None
+
+
+ISSUE = re.compile(r"\b(?:issu\w*|compensat\w*|goodwill|gesture)\b")
+"""Compensation talk: the certificate in question is one to be issued."""
+
+
+PAY_CUE = re.compile(
+    r"\b(?:choose|select|use|using|pay\w*\s+(?:with|by|using|for)|charg\w*|"
+    r"refund\w*\s+(?:to|will|would|goes|go)|to\s+be\s+(?:charged|used)|cover\w*)\b"
+)
+"""A choice of method for a payment (a list of stored methods is not one)."""
+CHANGE_CUE = re.compile(
+    r"\b(?:chang\w*|modif\w*|upgrad\w*|downgrad\w*|rebook\w*|fare\s+difference|"
+    r"price\s+difference|cabin|baggage|bags?)\b"
+)
+"""Paying for a *change*: the one payment where the category decides (no certificates)."""
+BOOKING_CUE = re.compile(
+    r"\b(?:book\w*|new\s+reservation|purchas\w*|new\s+(?:one[\s-]way|round[\s-]trip)|"
+    r"new\s+ticket)\b"
+)
+"""A new booking, where any category may pay."""
+
+
+def payment_methods(view: RunView, step: int) -> dict[str, dict[str, Any]]:
+    """Every payment method of every user record delivered before ``step`` (latest view)."""
+    out: dict[str, dict[str, Any]] = {}
+    for _, data in view.records(step, "get_user_details"):
+        methods = data.get("payment_methods") if isinstance(data, dict) else None
+        if isinstance(methods, dict):
+            for pid, method in methods.items():
+                if isinstance(method, dict):
+                    out[pid] = method
+    return out
+
+
+def masked(text: str) -> str:
+    """``text`` with payment identifiers blanked out (same length)."""
+    folded = fold(text)
+    return PAYMENT_ID.sub(lambda m: " " * len(m.group(0)), folded)
 
 
 class PaySourceRules(UseRules):
     """The category of one payment method."""
 
-    def leaves(self, view: RunView) -> list[Leaf]:
-        """One leaf: the category near the method's identifier (the id itself scrubbed, as it
-        contains its category)."""
-        pid = view.contract.refutation.params["payment_id"].lower()
+    def model(self, view: RunView, step: int) -> FactModel:
+        """References: method ids, balances, card endings; values: the two categories."""
         c = view.contract
+        pid = c.refutation.params["payment_id"]
+        methods = payment_methods(view, step)
+        lexicon: dict[str, set[str]] = {pid: {pid}}
+        holders: dict[str, set[str]] = {}
+        for other, method in methods.items():
+            lexicon.setdefault(other, set()).add(other)
+            amount = method.get("amount")
+            if isinstance(amount, int | float):
+                for form in (f"${amount:g}", f"${amount:,.2f}", f"${amount:.2f}"):
+                    lexicon.setdefault(form, set()).add(other)
+            last = method.get("last_four")
+            if isinstance(last, str):
+                for form in (f"ending in {last}", f"ending {last}", f"last four {last}"):
+                    lexicon.setdefault(form, set()).add(other)
+            holders.setdefault(str(method.get("source")), set()).add(other)
+        v, vp = str(c.authoritative_value), str(c.injected_value)
+        index = RefIndex(lexicon, shapes=(BINDING_PAYMENT_ID,))
+
+        def find(unit: Unit) -> list[ValueMention]:
+            explicit = record_phrase(unit)
+            bound: Binding | None = None
+            if explicit is not None:
+                if explicit["path"] != c.target.paths[0]:
+                    return []
+                bound = "target"
+            text = masked(unit.text)
+            named = bound is not None or PAYMENT_ID.search(fold(unit.text)) is not None
+            found = []
+            for which, category in _pairs(vp, v):
+                if which == "v" and category == vp:
+                    continue
+                for m in find_category(text, category):
+                    if not named and (_an_instance(text, m.start) or ISSUE.search(text)):
+                        continue  # a certificate to be issued, or any card: not this method
+                    plural = text[m.start : m.end].rstrip().endswith("s")
+                    found.append(
+                        ValueMention(
+                            m,
+                            which,
+                            f"category of {pid}",
+                            bound=bound,
+                            plural=plural,
+                            needs_binding=which == "v",
+                        )
+                    )
+            if not found and bound is None:
+                found.extend(self._choice(unit, pid, v, vp))
+            return found
+
+        return FactModel(
+            target=pid,
+            index=index,
+            find=find,
+            holders=lambda value: frozenset(holders.get(value, set())),
+            label=f"category of {pid}",
+            control=c.control,
+        )
+
+    def _choice(self, unit: Unit, pid: str, v: str, vp: str) -> list[ValueMention]:
+        """Offering or planning the method to pay for a change: a use of its category when
+        exactly one of the two categories may pay for changes (certificates may not)."""
+        if (v == "certificate") == (vp == "certificate"):
+            return []
+        low = fold(unit.text)
+        at = low.find(fold(pid))
+        if at < 0 or not PAY_CUE.search(fold(unit.framed)):
+            return []
+        framed, message = fold(unit.framed), fold(unit.message or unit.framed)
+        if BOOKING_CUE.search(framed):
+            return []
+        if not CHANGE_CUE.search(framed) and (
+            not CHANGE_CUE.search(message) or BOOKING_CUE.search(message)
+        ):
+            return []
+        which: Which = "v_prime" if v == "certificate" else "v"
+        mention = Mention(pid, at, at + len(pid), "derived")
         return [
-            Leaf(
-                frozenset(renderings(c.authoritative_value)),
-                frozenset(renderings(c.injected_value)),
-                frozenset({pid}),
-                strip=(pid,),
-                label=f"category of {pid}",
-                path=c.target.paths[0],
-                entity_id=c.target.entity_id,
+            ValueMention(
+                mention,
+                which,
+                f"category of {pid} (chosen to pay a change)",
+                bound="target",
             )
         ]
 

@@ -1,83 +1,403 @@
-"""ReturnDate uses: stating or deriving the return date; calls whose date is it."""
+"""ReturnDate uses: stating or deriving a reservation's return date; calls on that date.
+
+The return date shows as a date in any form ("May 18", "5/18", "2024-05-18"), as a bare
+day or a weekday when the text says it is the return ("back on the 18th", "you fly home
+Saturday"), or derived as the trip's length ("a 3-night trip"). It is tied to the
+reservation by its id, its flight numbers, the heading or list it sits under, or the
+dialogue's focus; a date that other visible reservations share is not attributed without
+such a tie. A flight search or status call on the return date is a use when its route (or
+flight) is the reservation's return leg; an update that keeps the return flights on a date
+relies on that date.
+"""
 
 from __future__ import annotations
 
+import re
+from datetime import date
 from typing import Any
 
 from sscbench.json_paths import flatten
-from sscbench.reconstruct.rules.base import USE_RULES, Leaf, RunView, Use, UseRules
-from sscbench.reconstruct.text import renderings
-from sscbench.runs.events import AgentToolCall
+from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention
+from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
+from sscbench.runs.events import AgentMessage, AgentToolCall, UserMessage
 
-# Searching or checking status on the return date is a use of it (SPEC §3); any other
-# call with that date counts only when it names the reservation (a new booking may share it).
-DATE_LOOKUPS = ("search_direct_flight", "search_onestop_flight", "get_flight_status")
+SEARCH_TOOLS = ("search_direct_flight", "search_onestop_flight")
+RETURN_CUE = re.compile(
+    r"\b(?:return\w*|back|inbound|home(?:bound)?|second\s+leg|way\s+back|fly(?:ing)?\s+"
+    r"back|come\s+back|coming\s+back|last\s+(?:leg|flight|day))\b"
+)
+_TRIP = re.compile(
+    r"\b(?P<n>\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]"
+    r"(?P<unit>day|night)s?\b(?=[^.?!]{0,30}\b(?:trip|stay|visit|away|vacation|holiday|"
+    r"itinerary|journey|there)\b)"
+)
+_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+
+
+def reservations(view: RunView, step: int) -> dict[str, dict[str, Any]]:
+    """The latest delivered record of each reservation before ``step``."""
+    out: dict[str, dict[str, Any]] = {}
+    for _, data in view.records(step):
+        if isinstance(data, dict) and isinstance(data.get("flights"), list):
+            rid = data.get("reservation_id")
+            if isinstance(rid, str):
+                out[rid] = data
+    return out
+
+
+def flight_numbers(records: dict[str, dict[str, Any]]) -> set[str]:
+    """Flight numbers in the records: weak references (many reservations share a flight)."""
+    return {
+        str(f.get("flight_number"))
+        for data in records.values()
+        for f in data.get("flights") or []
+        if isinstance(f, dict)
+    }
+
+
+def seen_flight_numbers(view: RunView, step: int) -> set[str]:
+    """Every flight number in delivered observations and call arguments before ``step``:
+    tokens shaped like a reservation id that are known to be flights."""
+    out: set[str] = set()
+    for d in view.history.delivered:
+        if d.step >= step:
+            break
+        for source in (d.data if d.parsed else None, d.call.arguments):
+            for path, value in flatten(source) if source is not None else ():
+                if path.rsplit(".", 1)[-1] == "flight_number":
+                    out.add(str(value))
+    return out
+
+
+def known_ids(view: RunView, step: int) -> set[str]:
+    """Reservation ids the agent has seen, read or not (e.g. listed in a user record)."""
+    ids: set[str] = set()
+    for _, data in view.records(step):
+        if isinstance(data, dict) and isinstance(data.get("reservations"), list):
+            ids.update(r for r in data["reservations"] if isinstance(r, str))
+    return ids
+
+
+NEW_BOOKING = (
+    "book reservation",
+    "new reservation",
+    "new booking",
+    "book a new",
+    "book you a new",
+    "booked a new",
+    "new trip",
+)
+"""Words that put a sentence about a reservation still to be made (another entity)."""
+
+
+def reservation_lexicon(records: dict[str, dict[str, Any]], ids: set[str]) -> dict[str, set[str]]:
+    """Ids and flight numbers → the reservations they name; new-booking words → "new"."""
+    lexicon: dict[str, set[str]] = {form: {"new reservation"} for form in NEW_BOOKING}
+    for rid in ids | set(records):
+        lexicon.setdefault(rid, set()).add(rid)
+    for rid, data in records.items():
+        for flight in data.get("flights") or []:
+            number = flight.get("flight_number") if isinstance(flight, dict) else None
+            if isinstance(number, str):
+                lexicon.setdefault(number, set()).add(rid)
+    return lexicon
 
 
 class ReturnDateRules(UseRules):
-    """The return segment date(s) of the reservation."""
+    """The return segment date(s) of one reservation."""
 
-    def _segments(self, view: RunView) -> list[tuple[str, Any, Any]]:
+    def _pairs(self, view: RunView) -> list[tuple[str, str, str]]:
         c = view.contract
-        return [(p, c.authoritative_value[p], c.injected_value[p]) for p in c.target.paths]
+        return [
+            (p, str(c.authoritative_value[p]), str(c.injected_value[p])) for p in c.target.paths
+        ]
 
-    def leaves(self, view: RunView) -> list[Leaf]:
-        """One leaf per return segment date."""
-        rid = view.contract.target.entity_id.lower()
-        leaves = []
-        for path, v, v_prime in self._segments(view):
-            # The reservation or the word "return" tie a clause to the date; a record
-            # path or a flight number alone does not (other reservations share both).
-            context = {rid, "return"}
+    def model(self, view: RunView, step: int) -> FactModel:
+        """References: reservation ids and flight numbers; values: the return dates."""
+        c = view.contract
+        rid = c.target.entity_id
+        records = reservations(view, step)
+        lexicon = reservation_lexicon(records, known_ids(view, step) | {rid})
+        pairs = self._pairs(view)
+        record = records.get(rid) or {}
+        flights = record.get("flights") or []
+        indexes = [int(p.split(".")[1]) for p, _, _ in pairs]
+        return_numbers = {
+            fold(str(flights[i].get("flight_number")))
+            for i in indexes
+            if i < len(flights) and isinstance(flights[i], dict)
+        }
+        outbound = [f for i, f in enumerate(flights) if i not in indexes and isinstance(f, dict)]
+        first_out = next((str(f.get("date")) for f in outbound), None)
+        holders: dict[str, set[str]] = {}
+        for other, data in records.items():
+            for flight in data.get("flights") or []:
+                if isinstance(flight, dict):
+                    holders.setdefault(str(flight.get("date")), set()).add(other)
+        year = int(pairs[0][2][:4])
+        injected = {vp for _, _, vp in pairs}
+        true = {v for _, v, _ in pairs}
 
-            leaves.append(
-                Leaf(
-                    frozenset(renderings(v)),
-                    frozenset(renderings(v_prime)),
-                    frozenset(context),
-                    label=f"return date {path}",
-                    path=path,
-                    entity_id=view.contract.target.entity_id,
+        def role(unit: Unit) -> bool:
+            framed = fold(unit.framed)
+            return RETURN_CUE.search(framed) is not None or any(n in framed for n in return_numbers)
+
+        def find(unit: Unit) -> list[ValueMention]:
+            explicit = record_phrase(unit)
+            if explicit is not None and (
+                explicit["id"] != rid or explicit["path"] not in c.target.paths
+            ):
+                return []
+            bound: Binding | None = "target" if explicit is not None else None
+            found: list[ValueMention] = []
+            cue = explicit is not None or role(unit)
+            for m in find_dates(unit.text, year):
+                which = _which(m, injected, true, cue)
+                if which is None:
+                    continue
+                weak = m.form != "full"
+                found.append(
+                    ValueMention(
+                        m,
+                        which,
+                        "return date",
+                        decisive=not weak,
+                        bound=bound,
+                        needs_binding=weak or which == "v",
+                    )
                 )
-            )
-        return leaves
+            if first_out is not None and not found:
+                found.extend(_trip_length(unit, first_out, min(injected), min(true)))
+            return found
+
+        return FactModel(
+            target=rid,
+            index=RefIndex(
+                lexicon,
+                weak=flight_numbers(records),
+                shapes=(RESERVATION_ID,),
+                ignore=seen_flight_numbers(view, step),
+            ),
+            find=find,
+            holders=lambda value: frozenset(holders.get(value, set())),
+            label="return date",
+            control=c.control,
+        )
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
-        """A call whose date argument is a return date (true or injected)."""
-        if call.name == "get_reservation_details":
+        """A search, status check or update that uses the return date."""
+        c = view.contract
+        rid = c.target.entity_id
+        record = reservations(view, call.step).get(rid)
+        if record is None or call.name == "get_reservation_details":
             return []
-        leaves = dict(flatten(call.arguments))
-        values = {str(v) for v in leaves.values()}
-        uses = []
-        for path, v, v_prime in self._segments(view):
-            for arg_path, value in leaves.items():
-                if "date" not in arg_path.rsplit(".", 1)[-1]:
+        flights = record.get("flights") or []
+        out = []
+        for path, v, vp in self._pairs(view):
+            index = int(path.split(".")[1])
+            segment = flights[index] if index < len(flights) else {}
+            args = call.arguments
+            if call.name in SEARCH_TOOLS:
+                leg = {
+                    (segment.get("origin"), segment.get("destination")),
+                    (record.get("destination"), record.get("origin")),
+                }
+                route = (args.get("origin"), args.get("destination"))
+                if route not in leg or _flown_by_other(
+                    view, call.step, rid, route, args.get("date")
+                ):
                     continue
-                if value == v_prime and not view.contract.control:
-                    uses.append(
+                dates = [args.get("date")]
+            elif call.name == "get_flight_status":
+                if args.get("flight_number") != segment.get("flight_number"):
+                    continue
+                dates = [args.get("date")]
+            elif call.name == "update_reservation_flights" and args.get("reservation_id") == rid:
+                dates = [
+                    f.get("date")
+                    for f in args.get("flights") or []
+                    if isinstance(f, dict)
+                    and f.get("flight_number") == segment.get("flight_number")
+                ]
+            else:
+                continue
+            for d in dates:
+                if (
+                    call.name in SEARCH_TOOLS
+                    and d not in (v, vp)
+                    and _shifted(d, vp)
+                    and (
+                        not c.control
+                        and not _user_stated(view, call.step, str(d))
+                        and _relative_shift_said(view, call.step)
+                    )
+                ):
+                    out.append(
                         Use(
                             call.step,
                             "dependent_use",
                             True,
                             None,
                             "call",
-                            f"{call.name} uses the injected {path} as {arg_path}",
+                            f"{call.name} searches {d}, shifted from the injected "
+                            f"{path} ({vp}) that no user message named",
                         )
                     )
-                elif value == v and (
-                    call.name in DATE_LOOKUPS or view.contract.target.entity_id in values
-                ):
-                    uses.append(
+                elif d == vp and not c.control:
+                    out.append(
+                        Use(
+                            call.step,
+                            "dependent_use",
+                            True,
+                            None,
+                            "call",
+                            f"{call.name} uses the injected {path} ({vp})",
+                        )
+                    )
+                elif d == v or (c.control and d == vp):
+                    out.append(
                         Use(
                             call.step,
                             "dependent_use",
                             False,
                             None,
                             "call",
-                            f"{call.name} uses the true {path} as {arg_path}",
+                            f"{call.name} uses the true {path} ({v})",
                         )
                     )
-        return uses
+        return out[:1]
+
+
+def _flown_by_other(view: RunView, step: int, rid: str, route: tuple[Any, Any], day: Any) -> bool:
+    """Does another visible reservation fly that route (or its legs' ends) on that day? Then
+    the search may be about it."""
+    for other, data in reservations(view, step).items():
+        if other == rid:
+            continue
+        flights = [f for f in data.get("flights") or [] if isinstance(f, dict)]
+        ends = {
+            (data.get("origin"), data.get("destination")),
+            (data.get("destination"), data.get("origin")),
+        }
+        for f in flights:
+            if f.get("date") == day and (
+                (f.get("origin"), f.get("destination")) == route or route in ends
+            ):
+                return True
+    return False
+
+
+RELATIVE_SHIFT = re.compile(
+    r"\b(?:(?:one|a|two|three|\d)\s+days?\s+(?:later|earlier|after|before|sooner|back|"
+    r"forward)|next\s+day|day\s+(?:after|before)|push\w*\s+(?:it\s+|that\s+)?(?:back|out)|"
+    r"move\w*\s+(?:it\s+|that\s+)?(?:up|back|forward|later|earlier)|postpon\w*|"
+    r"delay\w*\s+by|extend\w*\s+by)\b"
+)
+"""Words that derive a new date from the current one ("one day later", "push it back")."""
+
+
+def _relative_shift_said(view: RunView, step: int) -> bool:
+    """Did the dialogue before ``step`` ask for a date relative to the current one?"""
+    return any(
+        isinstance(e, UserMessage | AgentMessage) and RELATIVE_SHIFT.search(fold(e.content))
+        for e in view.history.events
+        if e.step < step
+    )
+
+
+def _shifted(day: Any, base: str, most: int = 3) -> bool:
+    """Is ``day`` within ``most`` days of ``base`` (a date derived by a relative shift)?"""
+    try:
+        return 0 < abs((date.fromisoformat(str(day)) - date.fromisoformat(base)).days) <= most
+    except ValueError:
+        return False
+
+
+def _user_stated(view: RunView, step: int, day: str) -> bool:
+    """Did a user message before ``step`` name the date (in any form)?"""
+    d = date.fromisoformat(day)
+    for event in view.history.events:
+        if event.step >= step:
+            break
+        if isinstance(event, UserMessage):
+            for m in find_dates(event.content, d.year):
+                if (m.form == "full" and m.value == day) or (
+                    m.form == "day" and m.value == str(d.day)
+                ):
+                    return True
+    return False
+
+
+def _which(m: Mention, injected: set[str], true: set[str], cue: bool) -> Any:
+    if m.form == "full":
+        if m.value in injected:
+            return "v_prime"
+        return "v" if m.value in true and cue else None
+    if not cue:
+        return None
+    if m.form == "day":
+        days_vp = {str(date.fromisoformat(x).day) for x in injected}
+        days_v = {str(date.fromisoformat(x).day) for x in true}
+        if m.value in days_vp - days_v:
+            return "v_prime"
+        return "v" if m.value in days_v - days_vp else None
+    if m.form == "weekday":
+        wd_vp = {weekday_of(x) for x in injected}
+        wd_v = {weekday_of(x) for x in true}
+        if m.value in wd_vp - wd_v:
+            return "v_prime"
+        return "v" if m.value in wd_v - wd_vp else None
+    return None
+
+
+def _trip_length(unit: Unit, first_out: str, injected: str, true: str) -> list[ValueMention]:
+    """ "a 3-night trip": the length of the trip derived from the return date."""
+    try:
+        out = date.fromisoformat(first_out)
+        nights_vp = (date.fromisoformat(injected) - out).days
+        nights_v = (date.fromisoformat(true) - out).days
+    except ValueError:
+        return []
+    found = []
+    for m in _TRIP.finditer(fold(unit.text)):
+        n = int(m["n"]) if m["n"].isdigit() else _WORDS[m["n"]]
+        nights = n if m["unit"] == "night" else n - 1
+        mention = Mention(str(n), m.start(), m.end(), "derived")
+        if nights == nights_vp != nights_v:
+            found.append(
+                ValueMention(
+                    mention,
+                    "v_prime",
+                    "trip length (from the return date)",
+                    decisive=False,
+                    needs_binding=True,
+                )
+            )
+        elif nights == nights_v != nights_vp:
+            found.append(
+                ValueMention(
+                    mention,
+                    "v",
+                    "trip length (from the return date)",
+                    decisive=False,
+                    needs_binding=True,
+                )
+            )
+    return found
 
 
 USE_RULES.add("return_date", ReturnDateRules)

@@ -1,37 +1,90 @@
 """WriteEffect uses: telling the user the change is done, acting on the new state.
 
-A statement of the claimed new values is erroneous reliance until an authoritative read of
-the reservation shows them (a retry may have made the claim true). Read-backs are
-retrievals; a repeat of the same request is a repair, not a use.
+Two kinds of text depend on the claimed effect of the write request:
+
+* **completion claims**, in any words ("Done!", "You're all set", "your reservation has
+  been updated", "the passenger has been changed") — tied to the request by what they
+  speak of (flights, bags, passengers, cancellation: the request's own subject), by the
+  reservation, or, for a bare "Done", by coming right after the payload with no other
+  write in between; a claim that the change did *not* take effect is a flag;
+* **the claimed new values** stated as current: new flight numbers and dates, the new
+  cabin, bag counts, passenger names, the new prices or the amount charged or refunded.
+
+Either is erroneous reliance until an authoritative read of the reservation shows the
+claimed values (a retry may have made the claim true). Read-backs are retrievals; a repeat
+of the same request is a repair, not a use; after another write changes the affected
+fields, statements concern a new state and are no longer about this request.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
+from sscbench.reconstruct.binding import RESERVATION_ID, RefIndex
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, outermost
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
-    Leaf,
     RunView,
-    Use,
     UseRules,
-    classify_message,
+    find_scalar,
+    record_phrase,
 )
-from sscbench.reconstruct.text import renderings
+from sscbench.reconstruct.rules.base import (
+    value_pairs as _pairs,
+)
+from sscbench.reconstruct.rules.return_date import (
+    flight_numbers,
+    known_ids,
+    reservation_lexicon,
+    reservations,
+    seen_flight_numbers,
+)
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.stance import PLAN
+from sscbench.reconstruct.values import Mention, find_money, fold, money_key
 from sscbench.runs.events import AgentToolCall
 
-# Words that tie a value in text to a reservation field; the reservation id alone does not
-# ("YAX4DR has 2 passengers" says nothing about its 2 bags).
-FIELD_WORDS = {
-    "total_baggages": ("bag",),
-    "nonfree_baggages": ("bag",),
-    "cabin": ("cabin", "class"),
-    "status": ("cancel", "status"),
-    "flights": ("flight",),
-    "passengers": ("passenger", "traveler", "name"),
+# What a request's completion claim speaks of.
+SUBJECTS = {
+    "update_reservation_flights": r"flights?|itinerar\w*|trip|cabin|class|fare|seats?|"
+    r"upgrad\w*|downgrad\w*|economy|business|schedule|date|rebook\w*|change|modification",
+    "update_reservation_baggages": r"bags?|baggage|luggage|suitcases?|checked",
+    "update_reservation_passengers": r"passengers?|travell?ers?|names?|details|dob|birth",
+    "cancel_reservation": r"cancel\w*|refund\w*",
+}
+GENERIC_SUBJECT = r"reservation|booking|request|change|update|modification"
+COMPLETION = re.compile(
+    r"\b(?:(?:has|have|had)\s+(?:now\s+)?(?:been|got|gotten)\s+\w+|(?:is|are)\s+now|now\s+"
+    r"(?:shows?|has|have|on|in|includes?|reflects?)|successfully|all\s+set|you'?re\s+set|"
+    r"(?:all\s+)?done|complete[d]?|confirmed|went\s+through|gone\s+through|go\s+through|"
+    r"processed|in\s+place|took\s+effect|taken\s+effect|reflected|i'?ve\s+\w+ed|"
+    r"i\s+have\s+\w+ed|(?:updated|changed|modified|cancell?ed|added|upgraded|downgraded|"
+    r"moved|switched|rebooked|applied|removed|corrected|issued)\b)"
+)
+WRITES = frozenset(WRITE_FIELDS) | {"book_reservation", "send_certificate"}
+STATED_LEAVES = (
+    "flight_number",
+    "date",
+    "cabin",
+    "total_baggages",
+    "nonfree_baggages",
+    "first_name",
+    "last_name",
+    "dob",
+)
+"""Claimed leaves an agent states as the new state (prices and amounts are found as money;
+a cancellation is a completion claim)."""
+ARGUMENT_FIELDS = ("cabin", "total_baggages", "nonfree_baggages")
+"""Claimed fields a later write on the same reservation can restate as an argument."""
+FIELD_CUES = {
+    "total_baggages": r"bags?|baggage|luggage|suitcases?|checked",
+    "nonfree_baggages": r"paid|non[\s-]?free|extra|fee|charged",
+    "cabin": r"cabin|class|economy|business",
+    "status": r"cancel\w*|status",
 }
 
 
@@ -60,28 +113,42 @@ def scope_end(view: RunView) -> int | None:
     return None
 
 
+def _claimed_amounts(view: RunView) -> set[str]:
+    """Money amounts only the claimed effect implies: new payment-history entries of the
+    success payload, the new prices and their total."""
+    c = view.contract
+    out: set[str] = set()
+    payload = next((d.data for d in view.history.delivered if d.step == view.t_f), None)
+    before = set()
+    for _, data in view.records(view.t_f, "get_reservation_details"):
+        if isinstance(data, dict) and data.get("reservation_id") == c.target.entity_id:
+            before = {json_key(p) for p in data.get("payment_history") or []}
+    if isinstance(payload, dict):
+        for entry in payload.get("payment_history") or []:
+            if isinstance(entry, dict) and json_key(entry) not in before:
+                amount = entry.get("amount")
+                if isinstance(amount, int | float) and amount:
+                    out.add(money_key(abs(float(amount))))
+    new_prices = [
+        float(value)
+        for path, (_, value) in changed_leaves(c.authoritative_value, c.injected_value).items()
+        if path.endswith(".price") and isinstance(value, int | float)
+    ]
+    out |= {money_key(p) for p in new_prices}
+    flights = c.injected_value.get("flights") if isinstance(c.injected_value, dict) else None
+    if new_prices and isinstance(flights, list):
+        total = sum(float(f.get("price", 0)) for f in flights if isinstance(f, dict))
+        out.add(money_key(total))
+    return out
+
+
+def json_key(obj: Any) -> str:
+    """A hashable rendering of a payment-history entry."""
+    return repr(sorted(obj.items())) if isinstance(obj, dict) else repr(obj)
+
+
 class WriteEffectRules(UseRules):
     """The effect of one logical write request on a reservation."""
-
-    def leaves(self, view: RunView) -> list[Leaf]:
-        """One leaf per changed field leaf, tied to the reservation id or the field path."""
-        c = view.contract
-        out = []
-        for path, (v, v_prime) in changed_leaves(c.authoritative_value, c.injected_value).items():
-            field = path.split(".")[0]
-            words = FIELD_WORDS.get(field, (field,))
-            out.append(
-                Leaf(
-                    frozenset(renderings(v)),
-                    frozenset(renderings(v_prime)),
-                    frozenset({f"{path} ", *words}),
-                    anchor=frozenset({c.target.entity_id.lower()}),
-                    label=path,
-                    path=path,
-                    entity_id=c.target.entity_id,
-                )
-            )
-        return out
 
     def _confirmed_before(self, view: RunView, step: int) -> bool:
         """Has the claim become true before ``step``: a read shows the claimed values, or a
@@ -95,7 +162,6 @@ class WriteEffectRules(UseRules):
                     d.call.arguments, request.get("match", {})
                 ):
                     return True
-
         for d in view.history.successes("get_reservation_details"):
             if d.step <= view.t_f or d.step >= step or not isinstance(d.data, dict):
                 continue
@@ -106,14 +172,153 @@ class WriteEffectRules(UseRules):
                 return True
         return False
 
-    def message(self, view: RunView, text: str, step: int) -> list[Use]:
-        """Statements of the claimed values, reliance unless the effect was since confirmed."""
+    def _other_write_between(self, view: RunView, step: int) -> bool:
+        """Did another write happen between the payload and ``step``?"""
+        request = view.contract.target.logical_request or {}
+        for call in view.history.tool_calls():
+            if not (view.t_f < call.step < step) or call.name not in WRITES:
+                continue
+            same = call.name == request.get("tool") and arguments_match(
+                call.arguments, request.get("match", {})
+            )
+            if not same:
+                return True
+        return False
+
+    def model(self, view: RunView, step: int) -> FactModel:
+        """References: reservation ids and flight numbers; values: the claimed leaves, the
+        amounts they imply, and completion claims about the request."""
+        c = view.contract
+        rid = c.target.entity_id
+        request = c.target.logical_request or {}
+        tool = str(request.get("tool"))
+        records = reservations(view, step)
+        lexicon = reservation_lexicon(records, known_ids(view, step) | {rid})
+        changed = changed_leaves(c.authoritative_value, c.injected_value)
+        claimed_numbers = {
+            str(new) for p, (_, new) in changed.items() if p.endswith(".flight_number")
+        }
+        for number in claimed_numbers:
+            lexicon.setdefault(number, set()).add(rid)
+        amounts = _claimed_amounts(view)
+        subject = re.compile(rf"\b(?:{SUBJECTS.get(tool, GENERIC_SUBJECT)})\b")
+        other_subjects = re.compile(
+            r"\b(?:" + "|".join(s for t, s in SUBJECTS.items() if t != tool) + r")\b"
+        )
+        adjacent = not self._other_write_between(view, step)
+        index = RefIndex(
+            lexicon,
+            weak=flight_numbers(records) - claimed_numbers,
+            shapes=(RESERVATION_ID,),
+            ignore=seen_flight_numbers(view, step),
+        )
+        confirmed = self._confirmed_before(view, step)
+        holders: dict[str, set[str]] = {}
+        for other, data in records.items():
+            if other == rid:
+                continue
+            for _, value in flatten(data.get("flights") or []):
+                holders.setdefault(str(value), set()).add(other)
+
+        def find(unit: Unit) -> list[ValueMention]:
+            explicit = record_phrase(unit)
+            found: list[ValueMention] = []
+            if explicit is not None:
+                if explicit["id"] != rid:
+                    return []
+                for path, (v, vp) in changed.items():
+                    if path != explicit["path"]:
+                        continue
+                    for which, value in _pairs(vp, v):
+                        for m in find_scalar(explicit["value"], value, 2024):
+                            offset = explicit.start("value")
+                            mention = Mention(m.value, m.start + offset, m.end + offset, m.form)
+                            found.append(
+                                ValueMention(
+                                    mention,
+                                    which,
+                                    path,
+                                    bound="target",
+                                )
+                            )
+                longest = sorted(found, key=lambda vm: vm.mention.start - vm.mention.end)
+                return longest[:1]
+            low = fold(unit.text)
+            for path, (v, vp) in changed.items():
+                leaf = path.rsplit(".", 1)[-1]
+                if leaf not in STATED_LEAVES:
+                    continue
+                cue = FIELD_CUES.get(path.split(".")[0])
+                if cue and not re.search(cue, fold(unit.framed)) and not isinstance(vp, str):
+                    continue
+                for which, value in _pairs(vp, v):
+                    if value is None or isinstance(value, bool):
+                        continue
+                    for m in find_scalar(unit.text, value, 2024):
+                        found.append(
+                            ValueMention(
+                                m,
+                                which,
+                                f"claimed {path}",
+                                needs_binding=which == "v" or isinstance(value, int),
+                            )
+                        )
+            found = outermost(found)
+            if any(vm.which == "v_prime" for vm in found):
+                # "changed from HAT227 to HAT110": the old value is the contrast, the new
+                # one what the unit asserts.
+                found = [vm for vm in found if vm.which == "v_prime"]
+            for m in find_money(unit.text):
+                if m.value in amounts:
+                    found.append(
+                        ValueMention(
+                            m, "v_prime", "amount implied by the claimed change", needs_binding=True
+                        )
+                    )
+            claim = COMPLETION.search(low)
+            if claim is not None and not found and not PLAN.search(low[: claim.start()]):
+                about = subject.search(fold(unit.framed)) is not None
+                elsewhere = other_subjects.search(low) is not None
+                generic = re.search(rf"\b(?:{GENERIC_SUBJECT})\b", low) is not None
+                if about or (adjacent and not elsewhere and (generic or len(low) < 80)):
+                    m = Mention("claim", claim.start(), claim.end(), "derived")
+                    named = {e for group, _, _ in index.find(unit.framed) for e in group}
+                    if about and named and rid not in named:
+                        return found  # a claim about another reservation
+                    found.append(
+                        ValueMention(
+                            m,
+                            "v_prime",
+                            f"effect of {tool}",
+                            bound="target" if about and not named else None,
+                            needs_binding=not about and not adjacent,
+                        )
+                    )
+            return found
+
+        return FactModel(
+            target=rid,
+            index=index,
+            find=find,
+            holders=lambda value: frozenset(holders.get(value, set())),
+            label=f"effect of {tool}",
+            control=c.control,
+            confirmed=confirmed,
+        )
+
+    def message(
+        self,
+        view: RunView,
+        text: str,
+        step: int,
+        focus: frozenset[str] = frozenset(),
+        source: Any = "message",
+    ) -> list[Use]:
+        """Statements about the claimed effect, within the request's scope."""
         end = scope_end(view)
         if end is not None and step > end:
             return []
-        return classify_message(
-            self.leaves(view), text, step, view.contract.control, self._confirmed_before(view, step)
-        )
+        return super().message(view, text, step, focus, source)
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
         """A later call carrying values only the claimed new state has (e.g. new flights)."""
@@ -127,14 +332,15 @@ class WriteEffectRules(UseRules):
             and arguments_match(call.arguments, request.get("match", {}))
         ):
             return []
-        claimed_only = {  # flight numbers only the claimed new itinerary has
+        claimed_only = {
             str(new)
             for path, (_, new) in changed_leaves(c.authoritative_value, c.injected_value).items()
             if path.startswith("flights.") and path.endswith(".flight_number")
         }
-
+        if self._confirmed_before(view, call.step):
+            return []
         used = claimed_only & {str(v) for _, v in flatten(call.arguments)}
-        if used and not self._confirmed_before(view, call.step):
+        if used:
             return [
                 Use(
                     call.step,
@@ -145,6 +351,36 @@ class WriteEffectRules(UseRules):
                     f"{call.name} acts on claimed {sorted(used)}",
                 )
             ]
+        if call.name in WRITE_FIELDS and call.arguments.get("reservation_id") == c.target.entity_id:
+            # A later write on the reservation that restates a claimed field acts on the
+            # claimed state (or on the true one, when it restates the stored value).
+            changed = changed_leaves(c.authoritative_value, c.injected_value)
+            for name in ARGUMENT_FIELDS:
+                if name not in changed or name not in call.arguments:
+                    continue
+                old, new = changed[name]
+                if call.arguments[name] == new:
+                    return [
+                        Use(
+                            call.step,
+                            "dependent_use",
+                            True,
+                            None,
+                            "call",
+                            f"{call.name} restates the claimed {name}={new}",
+                        )
+                    ]
+                if call.arguments[name] == old:
+                    return [
+                        Use(
+                            call.step,
+                            "dependent_use",
+                            False,
+                            None,
+                            "call",
+                            f"{call.name} restates the stored {name}={old}",
+                        )
+                    ]
         return []
 
 

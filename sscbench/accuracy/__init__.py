@@ -1,0 +1,1 @@
+"""Measuring reconstruction against labelled items: counterfactual items from real runs."""

@@ -1,0 +1,177 @@
+"""Which entity a value mention is about: references, scope, message and dialogue focus.
+
+Agents rarely repeat an id in every sentence. A value is tied to the entity it belongs to
+by, in order of strength: a reference in the same unit (the nearest one to the value), the
+unit's scope (heading, parent list item, table header, sibling JSON fields), an earlier
+unit of the same message, and finally the dialogue's focus — the entity most recently
+referred to by the user, the agent or a tool call's arguments. A reference names either the
+target entity or a *competitor* of the same kind (another reservation, item, payment
+method). When the available references cannot separate the target from a competitor that
+carries the same value, the mention is ambiguous and the use undecidable — never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from sscbench.reconstruct.segment import Unit
+from sscbench.reconstruct.values import fold
+
+Binding = Literal["target", "other", "ambiguous", "unknown"]
+
+RESERVATION_ID = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b")
+ITEM_ID = re.compile(r"\b\d{10}\b")
+ORDER_ID = re.compile(r"#?\bW\d{7}\b")
+PAYMENT_ID = re.compile(r"\b(?:credit_card|gift_card|certificate|paypal)_\d{5,}\b")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One reference found in text: which entity, and where."""
+
+    entity: str
+    start: int
+    end: int
+
+
+class RefIndex:
+    """Words and ids that refer to entities of one kind, compiled into one pattern.
+
+    ``lexicon`` maps a folded surface form (an id, a flight number, a product name, a
+    head noun) to the entity it names; a form shared by several entities (two keyboards
+    both "keyboard") maps to all of them and so cannot decide between them.
+    """
+
+    def __init__(
+        self,
+        lexicon: Mapping[str, Iterable[str]],
+        weak: Iterable[str] = (),
+        shapes: Iterable[re.Pattern[str]] = (),
+        ignore: Iterable[str] = (),
+    ) -> None:
+        self.lexicon = {fold(k).strip(): frozenset(v) for k, v in lexicon.items() if k.strip()}
+        self.weak = frozenset(fold(w).strip() for w in weak)
+        """Forms that name an entity only in passing (a flight number many reservations
+        share): used only when a unit has no stronger reference."""
+        self.shapes = tuple(shapes)
+        """Id shapes (matched on the original text): an id of this kind that no record
+        showed still names *some other* entity."""
+        self.ignore = frozenset(fold(i) for i in ignore)
+        """Tokens that look like ids but are known to be something else (flight numbers)."""
+        forms = sorted(self.lexicon, key=len, reverse=True)
+        self._pattern = re.compile(
+            r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in forms) + r")(?!\w)"
+            if forms
+            else r"(?!x)x"
+        )
+
+    def find(self, text: str) -> list[tuple[frozenset[str], int, int]]:
+        """(entities, start, end) for each reference in ``text``, in order."""
+        low = fold(text)
+        found = [(m.group(0), m.start(), m.end()) for m in self._pattern.finditer(low)]
+        refs = [
+            (self.lexicon[form], start, end) for form, start, end in found if form not in self.weak
+        ]
+        for shape in self.shapes:
+            for m in shape.finditer(text):
+                if (
+                    fold(m.group(0)) not in self.lexicon
+                    and fold(m.group(0)) not in self.ignore
+                    and not any(s < m.end() and m.start() < e for _, s, e in refs)
+                ):
+                    refs.append((frozenset({f"other:{m.group(0)}"}), m.start(), m.end()))
+        if not refs:
+            refs = [(self.lexicon[form], start, end) for form, start, end in found]
+        return sorted(refs, key=lambda r: r[1])
+
+
+Level = Literal["unit", "scope", "message", "focus", "none"]
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A binding, the entities it leaves in play (empty when ``unknown``), and where the
+    deciding reference was: in the unit itself, its scope, the message, or the focus."""
+
+    binding: Binding
+    candidates: frozenset[str]
+    level: Level = "none"
+
+
+def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:
+    names: set[str] = set()
+    for group in entities:
+        names |= group
+    if not names:
+        return Bound("unknown", frozenset())
+    if names == {target}:
+        return Bound("target", frozenset(names))
+    if target not in names:
+        return Bound("other", frozenset(names))
+    return Bound("ambiguous", frozenset(names))
+
+
+def nearest(refs: list[tuple[frozenset[str], int, int]], start: int) -> frozenset[str]:
+    """The reference closest to a value at ``start``: the last one before it, else the
+    first one after it."""
+    before = [r for r in refs if r[2] <= start]
+    if before:
+        return before[-1][0]
+    after = [r for r in refs if r[1] >= start]
+    return after[0][0] if after else frozenset()
+
+
+class Focus:
+    """The dialogue's entity in focus for one reference index, updated event by event."""
+
+    def __init__(self, index: RefIndex) -> None:
+        self.index = index
+        self.current: frozenset[str] = frozenset()
+
+    def see(self, text: str) -> None:
+        """Move the focus to the last entity referred to in ``text`` (if any)."""
+        refs = self.index.find(text)
+        if refs:
+            self.current = refs[-1][0]
+
+
+def bind(
+    index: RefIndex,
+    units: list[Unit],
+    unit: Unit,
+    start: int,
+    target: str,
+    focus: frozenset[str],
+) -> Bound:
+    """Bind the value at ``start`` in ``unit`` (one of ``units``, a message's units)."""
+    levels: list[tuple[Level, frozenset[str]]] = []
+    own = index.find(unit.text)
+    if own:
+        levels.append(("unit", nearest(own, start)))
+    for scope in reversed(unit.scope):
+        refs = index.find(scope)
+        if refs:
+            levels.append(("scope", frozenset().union(*(r[0] for r in refs))))
+    for earlier in reversed(units[: unit.index]):
+        refs = index.find(earlier.framed)
+        if refs:
+            levels.append(("message", refs[-1][0]))
+            break
+    if focus:
+        levels.append(("focus", focus))
+    if not levels:
+        return _decide([], target)
+    # The strongest level decides; a wider one may only narrow it (an item id shared by
+    # two orders, under the heading of one of them).
+    level, chosen = levels[0]
+    for _, wider in levels[1:]:
+        if len(chosen) == 1:
+            break
+        narrowed = chosen & wider
+        if narrowed:
+            chosen = narrowed
+    decided = _decide([chosen], target)
+    return Bound(decided.binding, decided.candidates, level)

@@ -1,0 +1,259 @@
+"""Value-centric use detection in agent text: pass 1 finds candidates, pass 2 decides.
+
+Pass 1 (candidate extraction) segments the text (:mod:`~sscbench.reconstruct.segment`),
+asks the operator's fact model for mentions of the true value ``v``, the injected value
+``v′`` and values derived from them, and binds each mention to an entity
+(:mod:`~sscbench.reconstruct.binding`); a mention bound to another entity is dropped, one
+that cannot be bound is undecidable unless no other visible entity carries that value.
+Pass 2 decides each unit's stance (:mod:`~sscbench.reconstruct.stance`):
+
+* ``v′`` asserted (hedged or not) → dependent use, erroneous reliance (stance endorse);
+* ``v′`` questioned, flagged, denied or put in a condition → dependent use, *not*
+  reliance (kind ``verification``; a flag or denial retracts);
+* ``v`` asserted → dependent use, not reliance (stance retract);
+* both asserted in one unit → undecidable, unless a correction cue or a contrast tells
+  which one the unit stands by.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from sscbench.reconstruct.binding import Binding, RefIndex, bind
+from sscbench.reconstruct.segment import Unit, segment
+from sscbench.reconstruct.stance import RETRACT, Stance, has, stance_of
+from sscbench.reconstruct.values import Mention, fold
+
+UseKind = Literal["dependent_use", "verification", "undecidable"]
+Which = Literal["v", "v_prime"]
+Source = Literal["message", "call", "handoff"]
+
+
+@dataclass(frozen=True)
+class Use:
+    """One classified reference to the affected fact."""
+
+    step: int
+    kind: UseKind
+    erroneous: bool
+    stance: Literal["endorse", "retract"] | None
+    source: Source
+    reason: str
+    evidence: str = ""
+    """The unit or argument the use was found in."""
+
+
+@dataclass(frozen=True)
+class ValueMention:
+    """A mention of the fact's true (``v``) or injected (``v′``) value in a unit."""
+
+    mention: Mention
+    which: Which
+    label: str
+    decisive: bool = True
+    """False for weak forms (a weekday, a bare day) that also need a role cue to count."""
+    bound: Binding | None = None
+    """Set when the fact model already knows the entity (e.g. a record phrase names it)."""
+    plural: bool = False
+    """A plural mention ("certificates") speaks of every entity in play that carries it."""
+    needs_binding: bool = False
+    """Count only when references tie it to the target (no fallback on uniqueness): for
+    values nobody can see (``v``) and weak forms, a coincidence is likelier than a use."""
+
+
+@dataclass
+class FactModel:
+    """What detection needs to know about one affected fact as the run stands.
+
+    ``index`` resolves references to the target entity (``target``) and its competitors;
+    ``find`` returns the value mentions in a unit; ``holders`` names the entities whose
+    visible records carry a canonical value (to decide unbound mentions).
+    """
+
+    target: str
+    index: RefIndex
+    find: Callable[[Unit], list[ValueMention]]
+    holders: Callable[[str], frozenset[str]] = lambda _v: frozenset()
+    """Entities whose visible records carry a canonical value (the target included)."""
+    label: str = "fact"
+    control: bool = False
+    confirmed: bool = False
+    """WriteEffect: the claimed effect has been confirmed by a read before this point."""
+    extra: list[Use] = field(default_factory=list)
+
+
+def _resolve(
+    model: FactModel, units: Sequence[Unit], unit: Unit, vm: ValueMention, focus: frozenset[str]
+) -> Binding:
+    if vm.bound is not None:
+        return vm.bound
+    bound = bind(model.index, list(units), unit, vm.mention.start, model.target, focus)
+    holders = model.holders(vm.mention.value)
+    if (
+        bound.binding == "other"
+        and (bound.level in ("message", "focus") or vm.plural)
+        and holders
+        and not holders & bound.candidates
+    ):
+        # Context names something that does not carry the value ("certificates" while a
+        # credit card is in focus): the context is not what the value is about.
+        bound = bind(model.index, [], Unit("", (), 0, -1, "sentence"), 0, model.target, frozenset())
+    if bound.binding not in ("unknown", "ambiguous"):
+        return bound.binding
+    if vm.needs_binding:
+        return "other"
+    in_play = holders if bound.binding == "unknown" else holders & bound.candidates
+    others = in_play - {model.target}
+    if not others or (vm.plural and model.target in holders):
+        return "target"
+    return bound.binding
+
+
+def detect(
+    model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
+) -> list[Use]:
+    """Uses of the fact in one agent text (a message or a hand-off summary)."""
+    units = segment(text)
+    uses: list[Use] = []
+    for unit in units:
+        decided: list[tuple[ValueMention, Stance]] = []
+        undecided: list[ValueMention] = []
+        for vm in outermost(model.find(unit)):
+            binding = _resolve(model, units, unit, vm, focus)
+            if binding == "other":
+                continue
+            if binding != "target":
+                undecided.append(vm)
+                continue
+            decided.append((vm, stance_of(unit.text, vm.mention.start, vm.mention.end)))
+        if decided:
+            uses.append(_decide_unit(model, unit, decided, step, source))
+        elif undecided:
+            vm = undecided[0]
+            uses.append(
+                Use(
+                    step,
+                    "undecidable",
+                    False,
+                    None,
+                    source,
+                    f"{vm.label} {vm.mention.value!r} could be about another entity",
+                    unit.text[:200],
+                )
+            )
+    return uses
+
+
+def outermost(found: list[ValueMention]) -> list[ValueMention]:
+    """Drop mentions inside a longer one ("economy" inside "basic economy")."""
+    return [
+        vm
+        for vm in found
+        if not any(
+            o is not vm
+            and o.mention.start <= vm.mention.start
+            and vm.mention.end <= o.mention.end
+            and (o.mention.end - o.mention.start) > (vm.mention.end - vm.mention.start)
+            for o in found
+        )
+    ]
+
+
+REPORTED = re.compile(
+    r"\b(?:says?|said|shows?|showing|shown|lists?|listed|reads?|states?|indicates?|labell?ed|"
+    r"labels?|marked|marks|recorded|records|appears?|displays?|has\s+it|calls?\s+it|"
+    r"according\s+to)\b[^.;]{0,40}$"
+)
+"""Reported speech before a value: the text attributes the value to a record or source."""
+CONTRAST = re.compile(r"\b(?:but|however|although|though|whereas|yet|while|instead)\b")
+
+
+def _reported_then_contrasted(
+    text: str, fault: list[ValueMention], true: list[ValueMention]
+) -> bool:
+    """ "The record says certificate, but the id is a gift card": ``v′`` is attributed to a
+    source and set against ``v`` by a contrast — a flag, not two assertions."""
+    low = fold(text)
+    for f in fault:
+        if not REPORTED.search(low[max(0, f.mention.start - 60) : f.mention.start]):
+            continue
+        for t in true:
+            lo, hi = (
+                sorted((f.mention.end, t.mention.start))
+                if t.mention.start > f.mention.end
+                else sorted((t.mention.end, f.mention.start))
+            )
+            if CONTRAST.search(low[lo:hi]):
+                return True
+    return False
+
+
+def _decide_unit(
+    model: FactModel,
+    unit: Unit,
+    decided: list[tuple[ValueMention, Stance]],
+    step: int,
+    source: Source,
+) -> Use:
+    fault = [(vm, st) for vm, st in decided if vm.which == "v_prime"]
+    true = [(vm, st) for vm, st in decided if vm.which == "v"]
+    if model.control:
+        fault, true = [], decided
+    label = decided[0][0].label
+    evidence = unit.text[:200]
+    asserted_fault = [vm for vm, st in fault if st == "assert"]
+    asserted_true = [vm for vm, st in true if st == "assert"]
+
+    def use(
+        kind: UseKind, erroneous: bool, stance: Literal["endorse", "retract"] | None, why: str
+    ) -> Use:
+        return Use(step, kind, erroneous, stance, source, why, evidence)
+
+    if asserted_fault and asserted_true:
+        last_fault = max(vm.mention.start for vm in asserted_fault)
+        last_true = max(vm.mention.start for vm in asserted_true)
+        if _reported_then_contrasted(unit.text, asserted_fault, asserted_true):
+            return use(
+                "dependent_use",
+                False,
+                "retract",
+                f"sets the record's {label} against the true value",
+            )
+        if has(RETRACT, unit.text):
+            if last_true > last_fault:
+                return use("dependent_use", False, "retract", f"corrects {label} to the true value")
+            return use(
+                "dependent_use",
+                not model.confirmed,
+                "endorse",
+                f"corrects {label} to the injected value",
+            )
+        return use("undecidable", False, None, f"states both values of {label}")
+    if asserted_fault:
+        if model.confirmed:
+            return use(
+                "dependent_use",
+                False,
+                "endorse",
+                f"states the injected {label} (effect since confirmed)",
+            )
+        return use("dependent_use", True, "endorse", f"states the injected {label}")
+    if fault:
+        stances = {st for _, st in fault}
+        if asserted_true:
+            return use(
+                "dependent_use",
+                False,
+                "retract",
+                f"states the true {label} and rejects the injected one",
+            )
+        if stances & {"flag", "deny"}:
+            return use("verification", False, "retract", f"flags the injected {label}")
+        how = "asks to verify" if "verify" in stances else "conditions on"
+        return use("verification", False, None, f"{how} the injected {label}")
+    if asserted_true:
+        return use("dependent_use", False, "retract", f"states the true {label}")
+    return use("verification", False, None, f"mentions the true {label} without asserting it")

@@ -1,0 +1,131 @@
+"""The stance a unit of text takes towards a value it mentions.
+
+A value can be asserted (even hedged: "I think you return on May 18" still relies on it),
+questioned to check it ("the record shows May 18 — is that right?"), flagged as wrong
+("that date looks off"), denied ("not a certificate"), put in a condition ("if your return
+is May 18, …"), or planned as a change still to be made. Only assertion is reliance; the
+others are uses that commit to nothing (or reject the value).
+
+The cue lists are lexicons of *kinds* of language — doubt, inconsistency, negated
+correctness, verification requests, action requests — matched as patterns with optional
+words between, not fixed sentences; each is documented in ``docs/reconstruction.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from sscbench.reconstruct.values import fold
+
+Stance = Literal["assert", "verify", "flag", "deny", "condition", "plan"]
+
+_W = r"(?:\s+\w+){0,3}"  # up to three intervening words
+
+DOUBT = re.compile(
+    r"\b(?:odd|weird|strange|unusual|suspicious|puzzling|surprising|unexpected|curious|"
+    r"questionable|doubtful|anomal\w*|irregular\w*|glitch\w*|typo\w*|bug|mix-?up|"
+    r"(?:seem|look|appear|sound)s?" + _W + r"\s+(?:off|wrong|incorrect|odd|strange|unusual|"
+    r"inconsistent|suspicious|problematic)|"
+    r"(?:is|was|be|seem|seems|looks?|appears?)\s+(?:a\s+)?(?:an?\s+)?(?:error|mistake)|"
+    r"(?:data|record|system|entry|database)\s+(?:error|issue|problem|glitch)|"
+    r"not\s+(?:sure|certain|convinced)\s+(?:that|this|it|about)|"
+    r"i\s+(?:doubt|question)|can'?t\s+be\s+(?:right|correct|accurate)|cannot\s+be\s+"
+    r"(?:right|correct|accurate)|couldn'?t\s+be|must\s+be\s+(?:a|an)\s+(?:error|mistake|typo))\b"
+)
+INCONSISTENT = re.compile(
+    r"\b(?:inconsisten\w*|mismatch\w*|discrepanc\w*|conflict\w*|contradict\w*|"
+    r"incompatible|impossible|not\s+possible|doesn'?t\s+(?:add\s+up|line\s+up|make\s+sense|"
+    r"match|agree|fit)|does\s+not\s+(?:add\s+up|line\s+up|make\s+sense|match|agree|fit)|"
+    r"don'?t\s+(?:match|agree|line\s+up)|do\s+not\s+(?:match|agree)|"
+    r"(?:is|are|was|were|seems?|looks?|appears?)\s+(?:to\s+be\s+)?(?:incorrect|wrong|"
+    r"inaccurate|invalid|off|out\s+of\s+order|backwards)|"
+    r"(?:isn'?t|is\s+not|aren'?t|are\s+not|wasn'?t|doesn'?t\s+(?:look|seem|appear))\s+"
+    r"(?:right|correct|accurate|valid|consistent|possible|plausible)|"
+    r"not\s+(?:right|correct|accurate|valid|consistent|plausible)|"
+    r"(?:before|earlier\s+than|prior\s+to)\s+(?:the\s+|your\s+|its\s+)?(?:outbound|departure|"
+    r"first\s+(?:leg|flight))|"
+    r"(?:not|never)\s+(?:gone|went)\s+through|did(?:n'?t|\s+not)\s+(?:go\s+through|take\s+"
+    r"effect|apply|stick|save|work|succeed|update)|(?:has|have)(?:n'?t|\s+not)\s+(?:been\s+)?"
+    r"(?:applied|updated|changed|reflected|saved|processed|gone\s+through)|"
+    r"(?:not|isn'?t|aren'?t)\s+(?:reflected|showing|shown|applied|there)|still\s+shows?|"
+    r"do(?:es)?(?:\s+not|n'?t)\s+(?:show|reflect|include|contain|list|have)|"
+    r"not\s+what\s+(?:the|your|our)\s+(?:record|system|reservation|order|profile)\w*\s+"
+    r"(?:says|shows|lists|has)|"
+    r"still\s+(?:lists?|has|says|reads|contains)|(?:failed|unsuccessful|unable\s+to\s+"
+    r"(?:confirm|verify)))\b"
+)
+VERIFY = re.compile(
+    r"\b(?:confirm|verify|double[\s-]?check|check\s+(?:that|whether|if)|"
+    r"is\s+(?:that|this|it)\s+(?:right|correct|accurate)|(?:right|correct|accurate)\s*\?|"
+    r"can\s+you\s+(?:tell|let)\s+me\s+(?:if|whether)|does\s+(?:that|this)\s+(?:match|sound\s+"
+    r"right)|do\s+you\s+(?:know|recall|remember))\b"
+)
+ACTION_REQUEST = re.compile(
+    r"\b(?:proceed|go\s+ahead|would\s+you\s+like|do\s+you\s+want|shall\s+i|should\s+i|"
+    r"want\s+(?:me\s+)?to|like\s+(?:me\s+)?to|ok(?:ay)?\s+to|reply\s+(?:yes|with)|"
+    r"(?:yes|no)\s*[/)]|which\s+(?:one|option|would))\b"
+)
+CONDITION = re.compile(
+    r"\b(?:if|unless|in\s+case|assuming|suppose|whether)\s+(?:the|your|its|this|that|it)\b"
+    r"(?:(?!\byou\b)[^,;.])*?\b(?:is|was|are|were|falls?\s+on|lands?\s+on|really|indeed)\b"
+    r"[^,;.]*$"
+)
+NEGATION_BEFORE = re.compile(
+    r"(?:\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never|no\s+longer|neither|nor)\s+"
+    r"(?:(?:a|an|the|on|for|in|at|your|its|really|actually)\s+){0,2}"
+    r"|\b(?:rather\s+than|instead\s+of|other\s+than|except(?:\s+for)?|"
+    r"(?:changed|moved|switched|updated|corrected|rebooked|upgraded|downgraded)\s+from)\s+"
+    r"(?:\S+\s+){0,3})$"
+)
+NEGATION_AFTER = re.compile(
+    r"^\s*(?:(?:is|was|are|were)(?:\s+not|n't)|isn't|wasn't|aren't|weren't)\s+(?:\w+\s+){0,2}"
+    r"(?:correct|right|accurate|valid|true)\b"
+    r"|^\s*(?:is|was|are|were)\s+(?:wrong|incorrect|inaccurate|not\s+what)\b"
+    r"|^\W{0,3}(?:incorrect|wrong)\b"
+)
+"""The value itself said to be wrong ("May 18 isn't right"); a negated predicate about it
+("certificates aren't applicable") is not a denial of the value."""
+PLAN = re.compile(
+    r"\b(?:i\s+(?:will|'ll|can|could|am\s+going\s+to)|i'?ll|let\s+me|we\s+(?:will|can|could)|"
+    r"to\s+(?:change|move|switch|update|modify|exchange|rebook)|would\s+(?:be|change|move)|"
+    r"will\s+be\s+(?:changed|moved|updated|switched)|once\s+(?:you|i)|after\s+(?:you|i))\b"
+)
+HEDGE = re.compile(
+    r"\b(?:i\s+think|i\s+believe|probably|likely|seems?|appears?|looks?\s+like|"
+    r"should\s+be|might|may\s+be|maybe|perhaps|if\s+i'?m\s+not\s+mistaken|i'?m\s+not\s+certain)\b"
+)
+RETRACT = re.compile(
+    r"\b(?:correction|actually|in\s+fact|apolog\w*|sorry|i\s+(?:was\s+wrong|misspoke|misread|"
+    r"made\s+(?:a|an)\s+(?:error|mistake))|to\s+correct|correct(?:ed)?\s+(?:date|value|"
+    r"information)|the\s+correct|rather)\b"
+)
+
+
+def has(pattern: re.Pattern[str], text: str) -> bool:
+    """Search ``pattern`` in the folded text."""
+    return pattern.search(fold(text)) is not None
+
+
+def negated_at(text: str, start: int, end: int) -> bool:
+    """Is the value at ``text[start:end]`` negated or named as the old value ("not May 18",
+    "rather than a certificate", "changed from economy")?"""
+    low = fold(text)
+    before = low[max(0, start - 48) : start]
+    after = low[end : end + 24]
+    return NEGATION_BEFORE.search(before) is not None or NEGATION_AFTER.search(after) is not None
+
+
+def stance_of(text: str, start: int, end: int) -> Stance:
+    """How ``text`` treats the value it mentions at ``[start, end)``."""
+    low = fold(text)
+    if DOUBT.search(low) or INCONSISTENT.search(low):
+        return "flag"
+    if negated_at(text, start, end):
+        return "deny"
+    question = "?" in low[start:] or low.rstrip().endswith("?")
+    if question and VERIFY.search(low) and not ACTION_REQUEST.search(low):
+        return "verify"
+    if CONDITION.search(low[:start]):
+        return "condition"
+    return "assert"
