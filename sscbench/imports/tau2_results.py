@@ -220,7 +220,8 @@ class _Converter:
                 )
             yield self._emit(UserMessage(step=step, turn=turn, content=m.content or ""))
         elif m.role == "assistant":
-            if m.content is not None or not m.tool_calls:
+            # As in SSCBench's own runs, an empty text beside tool calls is not a message.
+            if m.content or not m.tool_calls:
                 yield self._emit(AgentMessage(step=step, turn=turn, content=m.content or ""))
             for call in m.tool_calls or []:
                 event = AgentToolCall(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from sscbench.reconstruct.segment import Unit
@@ -61,12 +62,7 @@ class RefIndex:
         showed still names *some other* entity."""
         self.ignore = frozenset(fold(i) for i in ignore)
         """Tokens that look like ids but are known to be something else (flight numbers)."""
-        forms = sorted(self.lexicon, key=len, reverse=True)
-        self._pattern = re.compile(
-            r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in forms) + r")(?!\w)"
-            if forms
-            else r"(?!x)x"
-        )
+        self._pattern = _alternation(tuple(sorted(self.lexicon, key=lambda f: (-len(f), f))))
 
     def find(self, text: str) -> list[tuple[frozenset[str], int, int]]:
         """(entities, start, end) for each reference in ``text``, in order."""
@@ -99,6 +95,14 @@ class Bound:
     binding: Binding
     candidates: frozenset[str]
     level: Level = "none"
+
+
+@lru_cache(maxsize=4096)
+def _alternation(forms: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern matching any of ``forms`` as a whole token (longest first)."""
+    if not forms:
+        return re.compile(r"(?!x)x")
+    return re.compile(r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in forms) + r")(?!\w)")
 
 
 def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:

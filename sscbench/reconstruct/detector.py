@@ -82,6 +82,9 @@ class FactModel:
     control: bool = False
     confirmed: bool = False
     """WriteEffect: the claimed effect has been confirmed by a read before this point."""
+    effect: bool = False
+    """The fact is a write's claimed effect: "changed to X" states it rather than naming a
+    new value still to be set."""
     extra: list[Use] = field(default_factory=list)
 
 
@@ -128,7 +131,10 @@ def detect(
             if binding != "target":
                 undecided.append(vm)
                 continue
-            decided.append((vm, stance_of(unit.text, vm.mention.start, vm.mention.end)))
+            stance = stance_of(unit.text, vm.mention.start, vm.mention.end)
+            if stance == "plan" and not model.effect:
+                continue  # the value a change will set, not a use of the current one
+            decided.append((vm, "assert" if stance == "plan" else stance))
         if decided:
             uses.append(_decide_unit(model, unit, decided, step, source))
         elif undecided:

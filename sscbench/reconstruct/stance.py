@@ -116,6 +116,13 @@ def negated_at(text: str, start: int, end: int) -> bool:
     return NEGATION_BEFORE.search(before) is not None or NEGATION_AFTER.search(after) is not None
 
 
+SETTING = re.compile(
+    r"\b(?:chang|updat|upgrad|downgrad|set|switch|mov|modif|convert|rebook|exchang)\w*\b"
+    r"[^.;:!?]{0,50}\b(?:to|into|for)\s+(?:(?:a|an|the|your)\s+)?$"
+)
+"""A value named as the *new* value of a change ("upgrade the cabin to economy")."""
+
+
 def stance_of(text: str, start: int, end: int) -> Stance:
     """How ``text`` treats the value it mentions at ``[start, end)``."""
     low = fold(text)
@@ -128,4 +135,6 @@ def stance_of(text: str, start: int, end: int) -> Stance:
         return "verify"
     if CONDITION.search(low[:start]):
         return "condition"
+    if SETTING.search(low[max(0, start - 80) : start]):
+        return "plan"
     return "assert"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date
 
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
@@ -23,6 +24,7 @@ _QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0":
 _FOLD = str.maketrans({**{d: "-" for d in _DASHES}, **_QUOTES, "*": " ", "`": " ", "_": " "})
 
 
+@lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lower-case, dash-, quote- and emphasis-folded text of the same length.
 
@@ -30,6 +32,8 @@ def fold(text: str) -> str:
     and backticks become spaces. Characters whose compatibility form is longer than one
     character are kept as they are, so offsets stay valid.
     """
+    if text.isascii():
+        return text.translate(_FOLD).lower()
     out = []
     for ch in text.translate(_FOLD):
         norm = unicodedata.normalize("NFKC", ch)
@@ -272,6 +276,12 @@ class Token:
 
 
 def tokens(text: str) -> list[Token]:
+    """Canonical tokens of ``text`` (see :func:`_tokens`)."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _tokens(text: str) -> tuple[Token, ...]:
     """Canonical tokens of ``text``: folded, numbers split from units ("1000ml" → 1000 ml),
     thousands separators dropped, units and synonyms mapped, words stemmed."""
     low = fold(text)
@@ -307,15 +317,21 @@ def tokens(text: str) -> list[Token]:
             word = _UNITS[word]
         out.append(Token(word, start, end))
     del low
-    return out
+    return tuple(out)
 
 
 def value_tokens(value: str) -> list[str]:
     """Canonical token sequence of a record value (synonyms applied)."""
+    return list(_value_tokens(value))
+
+
+@lru_cache(maxsize=1 << 14)
+def _value_tokens(value: str) -> tuple[str, ...]:
+    """Canonical token sequence of a record value (synonyms applied)."""
     text = fold(value)
     for a, b in _SYNONYMS.items():
         text = re.sub(rf"\b{re.escape(a)}\b", b, text)
-    return [t.text for t in tokens(text)]
+    return tuple(t.text for t in _tokens(text))
 
 
 def _synonym_tokens(seq: list[Token]) -> list[Token]:

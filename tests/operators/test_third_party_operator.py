@@ -39,6 +39,8 @@ from sscbench.operators import (
     register_operator,
 )
 from sscbench.operators.screen import screen
+from sscbench.reconstruct import label_run
+from sscbench.reconstruct.validate import ground_truth
 from sscbench.registry import DuplicateNameError
 from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
 from sscbench.runs.ledger import read_ledger
@@ -162,6 +164,15 @@ def test_plugin_is_discovered_screened_and_runs_end_to_end(site: Path, tmp_path:
         refuting = next(e for e in ledger.events if e.step == arrival.step)
         assert isinstance(refuting, ToolObservation)
         assert json.loads(refuting.content)["cabin"] == contract.authoritative_value
+
+    # The plugin registers no use rules: the generic value-centric rules label its uses, and
+    # agree with the scripted agent's ground truth.
+    labels = label_run(run_dir)
+    truth = ground_truth(run_dir)
+    assert truth is not None and truth.t_s is not None
+    assert (labels.t_s.status, labels.t_s.step) == ("found", truth.t_s)
+    assert (labels.t_u.status, labels.t_u.step) == ("found", truth.t_u)
+    assert labels.adopted == truth.adopted
 
 
 def test_relation_entry_point_loads_without_the_operator(site: Path) -> None:

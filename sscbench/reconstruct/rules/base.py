@@ -34,6 +34,7 @@ from sscbench.reconstruct.values import (
     tokens,
     value_tokens,
 )
+from sscbench.envs.environment import tool_kinds
 from sscbench.registry import Registry
 from sscbench.runs.events import (
     AgentMessage,
@@ -127,6 +128,9 @@ class UseRules:
     def model_at(self, view: RunView, step: int) -> FactModel:
         """:meth:`model`, built once per number of observations delivered before ``step``
         (the model only changes when a record arrives)."""
+        # Before the fault only the dialogue's focus is tracked: resolve it against the
+        # entities known when the fault arrives.
+        step = max(step, view.t_f + 1)
         seen = sum(1 for d in view.history.delivered if d.step < step)
         key = (id(view), seen)
         if key not in self._models:
@@ -208,10 +212,16 @@ class GenericRules(UseRules):
         leaves = self._leaves(view)
         year = _year_of(leaves)
 
+        writes = [name for name, kind in tool_kinds(c.domain).items() if kind == "write"]
+
         def find(unit: Unit) -> list[ValueMention]:
             found: list[ValueMention] = []
             explicit = record_phrase(unit)
+            planned = explicit is None and any(name in unit.text for name in writes)
             for path, v, vp in leaves:
+                leaf = path.rsplit(".", 1)[-1]
+                if planned and re.search(rf'"{re.escape(leaf)}"\s*:', unit.text):
+                    continue  # a planned write's argument for this field: its new value
                 bound: Binding | None = None
                 if explicit is not None:
                     if (explicit["id"], explicit["path"]) != (target, path):
@@ -259,9 +269,15 @@ class GenericRules(UseRules):
             return []  # retrieval: the call only names the entity
         if ids and c.target.entity_id not in ids:
             return []
+        kinds = view.notes.get("tool_kinds")
+        if not isinstance(kinds, dict):
+            kinds = view.notes["tool_kinds"] = tool_kinds(c.domain)
+        leaf_names = {path.rsplit(".", 1)[-1] for path, _, _ in self._leaves(view)}
         out = []
         for path, v, vp in self._leaves(view):
             for arg, value in args.items():
+                if kinds.get(call.name) == "write" and arg.rsplit(".", 1)[-1] in leaf_names:
+                    continue  # the write sets this field: the argument is its new value
                 if str(value) == str(vp) and not c.control and vp != v:
                     out.append(
                         Use(

@@ -72,14 +72,21 @@ def flight_numbers(records: dict[str, dict[str, Any]]) -> set[str]:
 def seen_flight_numbers(view: RunView, step: int) -> set[str]:
     """Every flight number in delivered observations and call arguments before ``step``:
     tokens shaped like a reservation id that are known to be flights."""
+    per_step = view.notes.get("flight_numbers")
+    if not isinstance(per_step, list):
+        per_step = []
+        for d in view.history.delivered:
+            found = set()
+            for source in (d.data if d.parsed else None, d.call.arguments):
+                for path, value in flatten(source) if source is not None else ():
+                    if path.rsplit(".", 1)[-1] == "flight_number":
+                        found.add(str(value))
+            per_step.append((d.step, found))
+        view.notes["flight_numbers"] = per_step
     out: set[str] = set()
-    for d in view.history.delivered:
-        if d.step >= step:
-            break
-        for source in (d.data if d.parsed else None, d.call.arguments):
-            for path, value in flatten(source) if source is not None else ():
-                if path.rsplit(".", 1)[-1] == "flight_number":
-                    out.add(str(value))
+    for at, found in per_step:
+        if at < step:
+            out |= found
     return out
 
 

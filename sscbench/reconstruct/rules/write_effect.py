@@ -304,6 +304,7 @@ class WriteEffectRules(UseRules):
             label=f"effect of {tool}",
             control=c.control,
             confirmed=confirmed,
+            effect=True,
         )
 
     def message(
