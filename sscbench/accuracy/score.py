@@ -20,7 +20,7 @@ from sscbench.accuracy.counterfactual import Counterfactual, materialise
 from sscbench.accuracy.items import CorpusItem, Step
 from sscbench.reconstruct.label import arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.runs.ledger import read_ledger
+from sscbench.runs.ledger import iter_jsonl, read_ledger
 
 
 @dataclass(frozen=True)
@@ -178,4 +178,15 @@ def score_items(items: list[CorpusItem], runs: Path) -> Scores:
             continue
         ref = Reference(item.reference.t_s, item.reference.t_u, item.reference.adopted)
         scores.add(item.operator, labels, ref, item.item_id)
+    return scores
+
+
+def score_runs(root: Path, labels_file: str = "labels.jsonl") -> Scores:
+    """Score reconstruction on labelled run directories: ``root/<run>/`` plus one
+    ``{"run", "t_s", "t_u", "adopted"}`` line per run in ``root/labels.jsonl``."""
+    scores = Scores()
+    for _, obj in iter_jsonl(root / labels_file):
+        labels = label_run(root / str(obj["run"]))
+        ref = Reference(obj["t_s"], obj["t_u"], obj["adopted"])
+        scores.add(labels.operator or "clean", labels, ref, str(obj["run"]))
     return scores
