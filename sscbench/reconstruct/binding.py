@@ -118,13 +118,18 @@ def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:
     return Bound("ambiguous", frozenset(names))
 
 
-def nearest(refs: list[tuple[frozenset[str], int, int]], start: int) -> frozenset[str]:
-    """The reference closest to a value at ``start``: the last one before it, else the
-    first one after it."""
+def nearest(
+    refs: list[tuple[frozenset[str], int, int]], start: int, end: int | None = None
+) -> frozenset[str]:
+    """The reference closest to a value at ``[start, end)``: the last one before it, unless
+    one right after it is nearer (an apposition: "another gift card, certificate_…")."""
+    end = start if end is None else end
     before = [r for r in refs if r[2] <= start]
+    after = [r for r in refs if r[1] >= end]
+    if before and after and (after[0][1] - end) + 8 < (start - before[-1][2]):
+        return after[0][0]
     if before:
         return before[-1][0]
-    after = [r for r in refs if r[1] >= start]
     return after[0][0] if after else frozenset()
 
 
@@ -149,12 +154,13 @@ def bind(
     start: int,
     target: str,
     focus: frozenset[str],
+    end: int | None = None,
 ) -> Bound:
     """Bind the value at ``start`` in ``unit`` (one of ``units``, a message's units)."""
     levels: list[tuple[Level, frozenset[str]]] = []
     own = index.find(unit.text)
     if own:
-        levels.append(("unit", nearest(own, start)))
+        levels.append(("unit", nearest(own, start, end)))
     for scope in reversed(unit.scope):
         refs = index.find(scope)
         if refs:

@@ -24,7 +24,16 @@ from typing import Literal
 
 from sscbench.reconstruct.binding import Binding, RefIndex, bind
 from sscbench.reconstruct.segment import Unit, segment
-from sscbench.reconstruct.stance import RETRACT, Stance, has, stance_of
+from sscbench.reconstruct.stance import (
+    ACTION_REQUEST,
+    DOUBT,
+    INCONSISTENT,
+    RETRACT,
+    VERIFY_INTENT,
+    Stance,
+    has,
+    stance_of,
+)
 from sscbench.reconstruct.values import Mention, fold
 
 UseKind = Literal["dependent_use", "verification", "undecidable"]
@@ -93,7 +102,9 @@ def _resolve(
 ) -> Binding:
     if vm.bound is not None:
         return vm.bound
-    bound = bind(model.index, list(units), unit, vm.mention.start, model.target, focus)
+    bound = bind(
+        model.index, list(units), unit, vm.mention.start, model.target, focus, vm.mention.end
+    )
     holders = model.holders(vm.mention.value)
     if (
         bound.binding == "other"
@@ -132,6 +143,12 @@ def detect(
                 undecided.append(vm)
                 continue
             stance = stance_of(unit.text, vm.mention.start, vm.mention.end)
+            if (
+                stance == "assert"
+                and vm.which == "v_prime"
+                and _reported_and_checked(units, unit, vm.mention)
+            ):
+                stance = "verify"
             if stance == "plan" and not model.effect:
                 continue  # the value a change will set, not a use of the current one
             decided.append((vm, "assert" if stance == "plan" else stance))
@@ -170,11 +187,31 @@ def outermost(found: list[ValueMention]) -> list[ValueMention]:
 
 REPORTED = re.compile(
     r"\b(?:says?|said|shows?|showing|shown|lists?|listed|reads?|states?|indicates?|labell?ed|"
-    r"labels?|marked|marks|recorded|records|appears?|displays?|has\s+it|calls?\s+it|"
-    r"according\s+to)\b[^.;]{0,40}$"
+    r"labels?|marked|marks|recorded|records|appears?|displays?|has\s+(?:it|you|this)|"
+    r"calls?\s+it|according\s+to|returned|came\s+back|reports?|reported|claims?|"
+    r"responded)\b[^.;!?]{0,60}$"
 )
 """Reported speech before a value: the text attributes the value to a record or source."""
 CONTRAST = re.compile(r"\b(?:but|however|although|though|whereas|yet|while|instead)\b")
+
+
+def _reported_and_checked(units: Sequence[Unit], unit: Unit, mention: Mention) -> bool:
+    """A value the text attributes to a record ("the order shows your lamp as battery-powered")
+    and then doubts, questions or sets out to check, in the same sentence or the rest of the
+    message: the agent quotes it to check it, it does not rely on it."""
+    low = fold(unit.text)
+    if not REPORTED.search(low[max(0, mention.start - 80) : mention.start]):
+        return False
+    rest = low[mention.end :]
+    later = [fold(u.text) for u in units[unit.index + 1 :]]
+    checks = (DOUBT, INCONSISTENT, VERIFY_INTENT)
+    if any(p.search(text) for p in checks for text in (rest, *later)):
+        return True
+    questions = [rest] if "?" in rest else []
+    questions += later[:1] if later and "?" in later[0] else []
+    return any(
+        not ACTION_REQUEST.search(q) and not re.search(r"\banything\s+else\b", q) for q in questions
+    )
 
 
 def _reported_then_contrasted(

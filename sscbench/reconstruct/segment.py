@@ -23,6 +23,8 @@ _SENTENCE_END = re.compile(
 _LIST_MARK = re.compile(r"^(?P<indent>\s*)(?:[-*+•·▪◦‣]|\d{1,2}[.)]|[a-z][.)])\s+(?P<text>.*)$")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<h>.*)|\*\*(?P<b>[^*]+)\*\*:?\s*)$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_OPENER = re.compile(r'^"(?P<key>[^"]+)"\s*:\s*[{\[]$')
+_FIELD = re.compile(r'^"(?P<key>[^"]+)"\s*:\s*(?P<value>.*?)$')
 _PROSE_KEYS = re.compile(r"message|summary|note|text|response|reply|content|explanation")
 
 
@@ -102,6 +104,34 @@ class _Builder:
         else:
             self.add(f"{key}: {_scalar(value)}" if key else _scalar(value), scope, block, "field")
 
+    def loose_json(self, text: str, scope: tuple[str, ...]) -> None:
+        """JSON-looking text that does not parse (an unquoted expression, a cut reply): read
+        it line by line, with ``"key": {`` lines opening a scope until their closing
+        bracket, so nested fields keep their parents."""
+        stack: list[str] = []
+        block = self.new_block()
+        for raw in text.splitlines():
+            line = raw.strip().rstrip(",")
+            if not line:
+                continue
+            opener = _OPENER.match(line)
+            if opener:
+                stack.append(opener["key"])
+                continue
+            if line in ("}", "]", "{", "["):
+                if line in ("}", "]") and stack:
+                    stack.pop()
+                continue
+            field = _FIELD.match(line)
+            if field is None:
+                self.text(line.strip("{}[] "), (*scope, *stack))
+                continue
+            value = field["value"].strip().strip('"')
+            if len(value) > 80 and _PROSE_KEYS.search(field["key"]):
+                self.text(value.replace("\\n", "\n"), (*scope, *stack))
+            else:
+                self.add(f"{field['key']}: {value}", (*scope, *stack), block, "field")
+
     # -- markdown and prose --------------------------------------------------------------------
     def text(self, text: str, scope: tuple[str, ...] = ()) -> None:
         parsed = _json_in(text)
@@ -112,6 +142,9 @@ class _Builder:
             self.json_value(value, scope, "", self.new_block())
             if suffix.strip():
                 self.text(suffix, scope)
+            return
+        if text.lstrip()[:1] in "{[":
+            self.loose_json(text, scope)
             return
         lines = text.splitlines()
         heading: tuple[str, ...] = ()

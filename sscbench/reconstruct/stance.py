@@ -30,8 +30,10 @@ DOUBT = re.compile(
     r"(?:is|was|be|seem|seems|looks?|appears?)\s+(?:a\s+)?(?:an?\s+)?(?:error|mistake)|"
     r"(?:data|record|system|entry|database)\s+(?:error|issue|problem|glitch)|"
     r"not\s+(?:sure|certain|convinced)\s+(?:that|this|it|about)|"
-    r"i\s+(?:doubt|question)|can'?t\s+be\s+(?:right|correct|accurate)|cannot\s+be\s+"
-    r"(?:right|correct|accurate)|couldn'?t\s+be|must\s+be\s+(?:a|an)\s+(?:error|mistake|typo))\b"
+    r"i\s+(?:doubt|question)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+(?:right|"
+    r"correct|accurate|true|the\s+case|your|possible|valid|real|that|it)\b|"
+    r"must\s+be\s+(?:a|an)\s+(?:error|mistake|typo)|"
+    r"something'?s\s+(?:off|wrong|not\s+right)|something\s+is\s+(?:off|wrong|not\s+right))\b"
 )
 INCONSISTENT = re.compile(
     r"\b(?:inconsisten\w*|mismatch\w*|discrepanc\w*|conflict\w*|contradict\w*|"
@@ -43,8 +45,6 @@ INCONSISTENT = re.compile(
     r"(?:isn'?t|is\s+not|aren'?t|are\s+not|wasn'?t|doesn'?t\s+(?:look|seem|appear))\s+"
     r"(?:right|correct|accurate|valid|consistent|possible|plausible)|"
     r"not\s+(?:right|correct|accurate|valid|consistent|plausible)|"
-    r"(?:before|earlier\s+than|prior\s+to)\s+(?:the\s+|your\s+|its\s+)?(?:outbound|departure|"
-    r"first\s+(?:leg|flight))|"
     r"(?:not|never)\s+(?:gone|went)\s+through|did(?:n'?t|\s+not)\s+(?:go\s+through|take\s+"
     r"effect|apply|stick|save|work|succeed|update)|(?:has|have)(?:n'?t|\s+not)\s+(?:been\s+)?"
     r"(?:applied|updated|changed|reflected|saved|processed|gone\s+through)|"
@@ -87,7 +87,8 @@ NEGATION_AFTER = re.compile(
 """The value itself said to be wrong ("May 18 isn't right"); a negated predicate about it
 ("certificates aren't applicable") is not a denial of the value."""
 PLAN = re.compile(
-    r"\b(?:i\s+(?:will|'ll|can|could|am\s+going\s+to)|i'?ll|let\s+me|we\s+(?:will|can|could)|"
+    r"\b(?:i\s+(?:will|'ll|can|could|am\s+going\s+to)|i'?ll|i'?m\s+going\s+to|going\s+to|"
+    r"who\s+can|(?:will|would|should)\s+(?:try|need)|let\s+me|we\s+(?:will|can|could)|"
     r"to\s+(?:change|move|switch|update|modify|exchange|rebook)|would\s+(?:be|change|move)|"
     r"will\s+be\s+(?:changed|moved|updated|switched)|once\s+(?:you|i)|after\s+(?:you|i))\b"
 )
@@ -100,6 +101,17 @@ RETRACT = re.compile(
     r"made\s+(?:a|an)\s+(?:error|mistake))|to\s+correct|correct(?:ed)?\s+(?:date|value|"
     r"information)|the\s+correct|rather)\b"
 )
+
+
+VERIFY_INTENT = re.compile(
+    r"\b(?:verify|double[\s-]?check|make\s+sure|confirm\s+(?:that|it|this|which|whether)|"
+    r"check\s+(?:that|whether|if|which|your)|before\s+(?:confirming|i\s+confirm)|"
+    r"can\s+you\s+(?:check|confirm|tell\s+me)|could\s+you\s+(?:check|confirm|tell\s+me)|"
+    r"let\s+me\s+(?:check|look)|which\s+(?:date|one|it)\s+(?:is|you)|if\s+that'?s\s+"
+    r"(?:right|accurate|correct|true)|if\s+that\s+(?:were|was|is)\s+(?:right|accurate|correct|"
+    r"true|the\s+case))\b"
+)
+"""Language that checks or questions something just said (with or without a "?")."""
 
 
 def has(pattern: re.Pattern[str], text: str) -> bool:

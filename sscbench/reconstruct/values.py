@@ -370,7 +370,12 @@ def find_phrase(text_tokens: list[Token], phrase: list[str]) -> list[tuple[int, 
 
 CATEGORY_FORMS: dict[str, tuple[str, ...]] = {
     "gift_card": (r"gift[\s-]?cards?", r"gc"),
-    "certificate": (r"(?:travel\s+)?certificates?", r"(?:travel\s+)?vouchers?", r"certs?"),
+    "certificate": (
+        r"(?:travel\s+)?certificates?",
+        r"(?:travel\s+|e-?)?vouchers?",
+        r"certs?",
+        r"(?:travel|flight|airline)\s+credits?",
+    ),
     "credit_card": (r"credit[\s-]?cards?", r"(?:visa|mastercard|amex|american express|discover)"),
     "paypal": (r"pay[\s-]?pal",),
 }

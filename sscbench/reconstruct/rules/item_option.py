@@ -153,7 +153,25 @@ def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> li
         if short_value(form) and not cue:
             continue
         out += find_scalar(text, form, year)
-    return [Mention(" ".join(value_tokens(value)), m.start, m.end, m.form) for m in out]
+    low_text = fold(text)
+    return [
+        Mention(" ".join(value_tokens(value)), m.start, m.end, m.form)
+        for m in out
+        if not _class_noun(low_text, m.start, m.end)
+    ]
+
+
+CLASS_NOUN = re.compile(r"^[\s-]*(?P<noun>[a-z]+s)\b")
+OWNED_BEFORE = re.compile(r"\b(?:your|this|that|the\s+one|it|it'?s|is|was)\s+(?:\w+\s+){0,2}$")
+
+
+def _class_noun(low: str, start: int, end: int) -> bool:
+    """ "… only on full-size boards": a value qualifying a plural noun speaks of a class of
+    products, not of the customer's item."""
+    m = CLASS_NOUN.match(low[end : end + 24])
+    if m is None or m["noun"] in ("is", "was", "has", "its", "yes") or m["noun"].endswith("ss"):
+        return False
+    return OWNED_BEFORE.search(low[max(0, start - 30) : start]) is None
 
 
 class ItemOptionRules(UseRules):
@@ -190,7 +208,12 @@ class ItemOptionRules(UseRules):
                     lexicon.setdefault(item["product_id"], set()).add(key)
                     weak.add(item["product_id"])
                 for noun in _nouns(str(item.get("name") or "")):
+                    # A product noun fits every variant ("the 60% tactile keyboard is item
+                    # …"): weak, unless the text makes it the customer's own.
                     lexicon.setdefault(noun, set()).add(key)
+                    weak.add(noun)
+                    for owned in (f"your {noun}", f"your current {noun}", f"your original {noun}"):
+                        lexicon.setdefault(owned, set()).add(key)
                 for value in (item.get("options") or {}).values():
                     holders.setdefault(" ".join(value_tokens(str(value))), set()).add(key)
             for form in (order_id, order_id.lstrip("#")):

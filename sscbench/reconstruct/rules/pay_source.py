@@ -29,20 +29,68 @@ PAYMENT_ID = re.compile(
 )
 
 
-INSTANCE = re.compile(
-    r"\b(?:a|an|another|new|any|each|every|no)\s+(?:(?:single|valid|new|travel|other)\s+)*"
-    r"(?:(?:(?:credit|gift)[\s-]card|certificate|voucher|paypal)s?\s*(?:,|or|and|/)\s*)?$"
+DEFINITE = re.compile(
+    r"\b(?:the|your|this|that|these|those|both|its|his|her|their|my|our|each\s+of\s+your|"
+    r"all\s+(?:of\s+)?(?:your|the)|(?:one|two|three|four|\d)\s+(?:of\s+your\s+)?)\s+"
+    r"(?:[\w$.,-]+\s+){0,2}$"
 )
-"""An indefinite or generic determiner before a category: not an existing method."""
-PREDICATIVE = re.compile(r"\b(?:is|are|was|were|be|as|being|remains?)\s+$")
-"""A copula before the determiner: "X is a gift card" classifies X itself."""
+"""A determiner that points at methods on file ("your certificate", "the $150 voucher")."""
+PREDICATIVE = re.compile(
+    r"(?:(?:\b(?:is|are|was|were|be|as|being|remains?|listed|shows?\s+up|counts?)|'s|'re)\s+"
+    r"(?:(?:a|an|the)\s+)?(?:\w+\s+)?|:\s*[\"']?\s*|\b(?:type|kind|category|source)\s+"
+    r"(?:is\s+)?)$"
+)
+"""A category said *of* something: "X is a gift card", "listed as certificate", "type: …"."""
+APPLIED = re.compile(
+    r"\b(?:here|on\s+file|in\s+your\s+(?:profile|account|wallet)|on\s+your\s+(?:profile|"
+    r"account)|you\s+have|you\s+hold|available\s+to\s+you|for\s+(?:this|that|your)|"
+    r"in\s+this\s+case)\b"
+)
+"""Words that apply a bare plural to this customer ("certificates aren't applicable here")."""
 
 
-def _an_instance(text: str, start: int) -> bool:
-    """Is the category at ``start`` introduced as *some* instance (not an existing method)?"""
-    before = text[max(0, start - 60) : start]
-    m = INSTANCE.search(before)
-    return m is not None and PREDICATIVE.search(before[: m.start()]) is None
+def _specific(text: str, start: int, end: int, plural: bool) -> bool:
+    """Does the category mention refer to specific methods on file (not any method)?"""
+    before = text[max(0, start - 40) : start]
+    if DEFINITE.search(before) or PREDICATIVE.search(before):
+        return True
+    return plural and APPLIED.search(text) is not None
+
+
+def _listed_after(text: str, original: str, end: int, pid: str) -> bool:
+    """Is the method's id enumerated right after a plural mention (before any other
+    category word)? ``text`` has ids masked, ``original`` (same offsets) has them."""
+    rest = text[end : end + 160]
+    at = original[end : end + 160].find(pid)
+    if at < 0:
+        return False
+    return not any(
+        m.start < at
+        for cat in ("gift_card", "certificate", "credit_card")
+        for m in find_category(rest, cat)
+    )
+
+
+def _heading(unit: Unit, pid: str, v: str, vp: str) -> list[ValueMention]:
+    """A list item naming the method under a heading that names a category ("Gift cards:
+    - gift_card_…"): the heading states the category of what it lists."""
+    low = fold(unit.text)
+    at = low.find(fold(pid))
+    if at < 0 or not unit.scope:
+        return []
+    heading = masked(unit.scope[-1])
+    out = []
+    for which, category in _pairs(vp, v):
+        if which == "v" and category == vp:
+            continue
+        if find_category(heading, category):
+            mention = Mention(category, at, at + len(pid), "derived")
+            out.append(
+                ValueMention(
+                    mention, which, f"category of {pid} (from its heading)", bound="target"
+                )
+            )
+    return out[:1]
 
 
 ISSUE = re.compile(r"\b(?:issu\w*|compensat\w*|goodwill|gesture)\b")
@@ -122,19 +170,30 @@ class PaySourceRules(UseRules):
                 if which == "v" and category == vp:
                     continue
                 for m in find_category(text, category):
-                    if not named and (_an_instance(text, m.start) or ISSUE.search(text)):
-                        continue  # a certificate to be issued, or any card: not this method
                     plural = text[m.start : m.end].rstrip().endswith("s")
+                    if not named and not _specific(text, m.start, m.end, plural):
+                        continue  # a generic or hypothetical one, not a method on file
+                    if not named and ISSUE.search(text):
+                        continue  # a certificate to be issued as compensation
+                    here = bound
+                    if (
+                        here is None
+                        and plural
+                        and _listed_after(text, fold(unit.text), m.end, fold(pid))
+                    ):
+                        here = "target"  # "three gift cards (…, gift_card_…, …)"
                     found.append(
                         ValueMention(
                             m,
                             which,
                             f"category of {pid}",
-                            bound=bound,
+                            bound=here,
                             plural=plural,
                             needs_binding=which == "v",
                         )
                     )
+            if not found and bound is None:
+                found.extend(_heading(unit, pid, v, vp))
             if not found and bound is None:
                 found.extend(self._choice(unit, pid, v, vp))
             return found

@@ -18,7 +18,7 @@ from typing import Any
 
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
@@ -34,6 +34,12 @@ _TRIP = re.compile(
     r"(?P<unit>day|night)s?\b(?=[^.?!]{0,30}\b(?:trip|stay|visit|away|vacation|holiday|"
     r"itinerary|journey|there)\b)"
 )
+_RELATIVE = re.compile(
+    r"\b(?P<n>\d|a|one|two|three|the)?\s*days?\s+(?P<dir>before|after|earlier|later)\s+"
+    r"(?:than\s+)?(?:your|the|you)\s+(?:outbound|departure|leave|leaving|depart\w*|"
+    r"fly\s+out|flight\s+out|first\s+(?:flight|leg)|go|set\s+off)\b"
+)
+"""The return placed relative to the outbound: "one day before your outbound"."""
 _WORDS = {
     "one": 1,
     "two": 2,
@@ -149,6 +155,7 @@ class ReturnDateRules(UseRules):
             if i < len(flights) and isinstance(flights[i], dict)
         }
         outbound = [f for i, f in enumerate(flights) if i not in indexes and isinstance(f, dict)]
+        outbound_numbers = {fold(str(f.get("flight_number"))) for f in outbound}
         first_out = next((str(f.get("date")) for f in outbound), None)
         holders: dict[str, set[str]] = {}
         for other, data in records.items():
@@ -172,8 +179,12 @@ class ReturnDateRules(UseRules):
             bound: Binding | None = "target" if explicit is not None else None
             found: list[ValueMention] = []
             cue = explicit is not None or role(unit)
+            low = fold(unit.text)
             for m in find_dates(unit.text, year):
-                which = _which(m, injected, true, cue)
+                leg = _leg(low, m.start, return_numbers, outbound_numbers)
+                if leg == "outbound":
+                    continue  # the date of another leg of the trip
+                which = _which(m, injected, true, cue if leg is None else True)
                 if which is None:
                     continue
                 weak = m.form != "full"
@@ -188,7 +199,7 @@ class ReturnDateRules(UseRules):
                     )
                 )
             if first_out is not None and not found:
-                found.extend(_trip_length(unit, first_out, min(injected), min(true)))
+                found.extend(_derived(unit, first_out, min(injected), min(true)))
             return found
 
         return FactModel(
@@ -371,39 +382,72 @@ def _which(m: Mention, injected: set[str], true: set[str], cue: bool) -> Any:
     return None
 
 
-def _trip_length(unit: Unit, first_out: str, injected: str, true: str) -> list[ValueMention]:
-    """ "a 3-night trip": the length of the trip derived from the return date."""
+OUT_CUE = re.compile(r"\b(?:outbound|outgoing|onward|first\s+leg|way\s+out|fly(?:ing)?\s+out)\b")
+
+
+def _leg(low: str, start: int, back: set[str], out: set[str]) -> str | None:
+    """The leg a date belongs to: the nearest flight number or leg word before it, within
+    the clause ("HAT188 EWR→IAH on May 28, returning HAT207 … on May 26")."""
+    window = low[max(0, start - 60) : start]
+    clause = re.split(r"[.;!?]|,\s*(?:and\s+|then\s+)?(?=return|back|outbound|depart)", window)[-1]
+    best: tuple[int, str] | None = None
+    for number in back | out:
+        at = clause.rfind(number)
+        if at >= 0 and (best is None or at > best[0]):
+            best = (at, "return" if number in back else "outbound")
+    for pattern, leg in ((RETURN_CUE, "return"), (OUT_CUE, "outbound")):
+        for m in pattern.finditer(clause):
+            if best is None or m.start() > best[0]:
+                best = (m.start(), leg)
+    return None if best is None else best[1]
+
+
+def _lengths(days: int) -> set[int]:
+    """Numbers an agent may give as the length of a trip whose return lies ``days`` after
+    the outbound: nights (``days``) or days (``days + 1``), or their sizes when the return
+    (wrongly) precedes the outbound."""
+    return {days, days + 1, abs(days), abs(days) + 1}
+
+
+def _derived(unit: Unit, first_out: str, injected: str, true: str) -> list[ValueMention]:
+    """Values derived from the return date: the trip's length ("a 3-night trip"), or the
+    return's position relative to the outbound ("the day before you leave")."""
     try:
         out = date.fromisoformat(first_out)
-        nights_vp = (date.fromisoformat(injected) - out).days
-        nights_v = (date.fromisoformat(true) - out).days
+        delta_vp = (date.fromisoformat(injected) - out).days
+        delta_v = (date.fromisoformat(true) - out).days
     except ValueError:
         return []
+    low = fold(unit.text)
     found = []
-    for m in _TRIP.finditer(fold(unit.text)):
+
+    def add(n_start: int, n_end: int, which: Which, label: str) -> None:
+        mention = Mention(low[n_start:n_end], n_start, n_end, "derived")
+        found.append(ValueMention(mention, which, label, decisive=False, needs_binding=True))
+
+    for m in _TRIP.finditer(low):
         n = int(m["n"]) if m["n"].isdigit() else _WORDS[m["n"]]
         nights = n if m["unit"] == "night" else n - 1
-        mention = Mention(str(n), m.start(), m.end(), "derived")
-        if nights == nights_vp != nights_v:
-            found.append(
-                ValueMention(
-                    mention,
-                    "v_prime",
-                    "trip length (from the return date)",
-                    decisive=False,
-                    needs_binding=True,
-                )
+        fits_vp = nights in _lengths(delta_vp) or n in {abs(delta_vp), abs(delta_vp) + 1}
+        fits_v = nights in _lengths(delta_v) or n in {abs(delta_v), abs(delta_v) + 1}
+        if fits_vp != fits_v:
+            add(
+                m.start(),
+                m.end(),
+                "v_prime" if fits_vp else "v",
+                "trip length (from the return date)",
             )
-        elif nights == nights_v != nights_vp:
-            found.append(
-                ValueMention(
-                    mention,
-                    "v",
-                    "trip length (from the return date)",
-                    decisive=False,
-                    needs_binding=True,
-                )
-            )
+    for m in _RELATIVE.finditer(low):
+        n = (
+            1
+            if m["n"] in (None, "a", "the", "one")
+            else (int(m["n"]) if m["n"].isdigit() else _WORDS.get(m["n"], 0))
+        )
+        signed = -n if m["dir"] in ("before", "earlier") else n
+        if signed == delta_vp != delta_v:
+            add(m.start(), m.end(), "v_prime", "return date relative to the outbound")
+        elif signed == delta_v != delta_vp:
+            add(m.start(), m.end(), "v", "return date relative to the outbound")
     return found
 
 

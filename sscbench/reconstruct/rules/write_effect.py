@@ -26,6 +26,7 @@ from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import RESERVATION_ID, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, outermost
+from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
     RunView,
@@ -33,6 +34,7 @@ from sscbench.reconstruct.rules.base import (
     find_scalar,
     record_phrase,
 )
+from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     value_pairs as _pairs,
 )
@@ -60,11 +62,17 @@ GENERIC_SUBJECT = r"reservation|booking|request|change|update|modification"
 COMPLETION = re.compile(
     r"\b(?:(?:has|have|had)\s+(?:now\s+)?(?:been|got|gotten)\s+\w+|(?:is|are)\s+now|now\s+"
     r"(?:shows?|has|have|on|in|includes?|reflects?)|successfully|all\s+set|you'?re\s+set|"
-    r"(?:all\s+)?done|complete[d]?|confirmed|went\s+through|gone\s+through|go\s+through|"
+    r"(?:all\s+)?done|completed|(?:is|are|now)\s+complete|complete[.!]|confirmed|"
+    r"went\s+through|gone\s+through|go\s+through|"
     r"processed|in\s+place|took\s+effect|taken\s+effect|reflected|i'?ve\s+\w+ed|"
     r"i\s+have\s+\w+ed|(?:updated|changed|modified|cancell?ed|added|upgraded|downgraded|"
     r"moved|switched|rebooked|applied|removed|corrected|issued)\b)"
 )
+REQUEST = re.compile(
+    r"\b(?:please|kindly|need\s+to|needs\s+to|should|must|can\s+you|could\s+you|would\s+you|"
+    r"asks?\s+(?:to|for|us)|wants?\s+(?:to|a))\b"
+)
+"""A request for the change (to a colleague, in a hand-off): not a claim that it happened."""
 WRITES = frozenset(WRITE_FIELDS) | {"book_reservation", "send_certificate"}
 STATED_LEAVES = (
     "flight_number",
@@ -269,7 +277,7 @@ class WriteEffectRules(UseRules):
                 # one what the unit asserts.
                 found = [vm for vm in found if vm.which == "v_prime"]
             for m in find_money(unit.text):
-                if m.value in amounts:
+                if m.value in amounts and not REQUEST.search(low[max(0, m.start - 60) : m.start]):
                     found.append(
                         ValueMention(
                             m, "v_prime", "amount implied by the claimed change", needs_binding=True
@@ -353,6 +361,9 @@ class WriteEffectRules(UseRules):
                 )
             ]
         if call.name in WRITE_FIELDS and call.arguments.get("reservation_id") == c.target.entity_id:
+            by_cabin = self._cabin_ruled(view, call)
+            if by_cabin:
+                return by_cabin
             # A later write on the reservation that restates a claimed field acts on the
             # claimed state (or on the true one, when it restates the stored value).
             changed = changed_leaves(c.authoritative_value, c.injected_value)
@@ -383,6 +394,78 @@ class WriteEffectRules(UseRules):
                         )
                     ]
         return []
+
+    def _cabin_ruled(self, view: RunView, call: AgentToolCall) -> list[Use]:
+        """A bag update whose paid-bag count, or a change-of-plan cancellation whose
+        eligibility, only the claimed cabin (not the stored one) explains under the policy."""
+        c = view.contract
+        changed = changed_leaves(c.authoritative_value, c.injected_value)
+        if "cabin" not in changed:
+            return []
+        old, new = (str(x) for x in changed["cabin"])
+        rid = c.target.entity_id
+        record = reservations(view, call.step).get(rid) or {}
+        if call.name == "update_reservation_baggages":
+            user = _user_record(view, call.step, str(record.get("user_id")))
+            level = str(user.get("membership")) if user else None
+            passengers = len(record.get("passengers") or [])
+            total, paid = (
+                call.arguments.get("total_baggages"),
+                call.arguments.get("nonfree_baggages"),
+            )
+            if level is None or not passengers or not isinstance(total, int):
+                return []
+            as_claimed = nonfree_bags(level, new, passengers, total)
+            as_stored = nonfree_bags(level, old, passengers, total)
+            if as_claimed is None or as_stored is None or as_claimed == as_stored:
+                return []
+            if paid == as_claimed:
+                return [
+                    Use(
+                        call.step,
+                        "dependent_use",
+                        True,
+                        None,
+                        "call",
+                        f"{call.name} charges {paid} bag(s) as the claimed {new} cabin allows",
+                    )
+                ]
+            if paid == as_stored:
+                return [
+                    Use(
+                        call.step,
+                        "dependent_use",
+                        False,
+                        None,
+                        "call",
+                        f"{call.name} charges {paid} bag(s) as the stored {old} cabin allows",
+                    )
+                ]
+            return []
+        if call.name == "cancel_reservation" and new == "business" and old != "business":
+            recent = booked_within_a_day(str(record.get("created_at")))
+            if recent is False and record.get("insurance") != "yes":
+                return [
+                    Use(
+                        call.step,
+                        "dependent_use",
+                        True,
+                        None,
+                        "call",
+                        f"cancels {rid}, which the policy allows here only in the claimed "
+                        "business cabin",
+                    )
+                ]
+        return []
+
+
+def _user_record(view: RunView, step: int, uid: str) -> dict[str, Any] | None:
+    """The latest delivered record of a user before ``step``."""
+    found = None
+    for _, data in view.records(step, "get_user_details"):
+        if isinstance(data, dict) and data.get("user_id") == uid:
+            found = data
+    return found
 
 
 USE_RULES.add("write_effect", WriteEffectRules)
