@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.json_paths import flatten
@@ -34,7 +35,6 @@ from sscbench.reconstruct.values import (
     tokens,
     value_tokens,
 )
-from sscbench.envs.environment import tool_kinds
 from sscbench.registry import Registry
 from sscbench.runs.events import (
     AgentMessage,

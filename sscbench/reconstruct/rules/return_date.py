@@ -78,11 +78,11 @@ def flight_numbers(records: dict[str, dict[str, Any]]) -> set[str]:
 def seen_flight_numbers(view: RunView, step: int) -> set[str]:
     """Every flight number in delivered observations and call arguments before ``step``:
     tokens shaped like a reservation id that are known to be flights."""
-    per_step = view.notes.get("flight_numbers")
-    if not isinstance(per_step, list):
-        per_step = []
+    cached = view.notes.get("flight_numbers")
+    per_step: list[tuple[int, set[str]]] = cached if isinstance(cached, list) else []
+    if not isinstance(cached, list):
         for d in view.history.delivered:
-            found = set()
+            found: set[str] = set()
             for source in (d.data if d.parsed else None, d.call.arguments):
                 for path, value in flatten(source) if source is not None else ():
                     if path.rsplit(".", 1)[-1] == "flight_number":
@@ -90,9 +90,9 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
             per_step.append((d.step, found))
         view.notes["flight_numbers"] = per_step
     out: set[str] = set()
-    for at, found in per_step:
+    for at, numbers in per_step:
         if at < step:
-            out |= found
+            out |= numbers
     return out
 
 

@@ -34,7 +34,6 @@ from sscbench.reconstruct.rules.base import (
     find_scalar,
     record_phrase,
 )
-from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     value_pairs as _pairs,
 )
