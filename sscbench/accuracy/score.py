@@ -29,7 +29,8 @@ class Reference:
 
     t_s: Step
     t_u: Step
-    adopted: bool | str
+    adopted: bool | str | None
+    """``None`` where adoption is not defined (a target-value control)."""
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Tally:
     """Counts for one group of items (an operator, or all)."""
 
     items: int = 0
+    a_n: int = 0
     tp: int = 0
     fp: int = 0
     fn: int = 0
@@ -62,7 +64,7 @@ class Tally:
         return {
             "adoption_precision": r(self.tp, self.tp + self.fp),
             "adoption_recall": r(self.tp, self.tp + self.fn),
-            "adoption_agreement": r(self.a_agree, self.items),
+            "adoption_agreement": r(self.a_agree, self.a_n),
             "t_s_exact": r(self.t_s_exact, self.t_s_n),
             "t_s_within_1": r(self.t_s_near, self.t_s_n),
             "t_u_exact": r(self.t_u_exact, self.t_u_n),
@@ -91,7 +93,7 @@ def add(tally: Tally, labels: RunLabels, ref: Reference, name: str) -> None:
     tally.items += 1
     t_s, t_u = _ours(labels.t_s), _ours(labels.t_u)
     ours_a: Any = labels.adopted if labels.adopted is not None else "undecidable"
-    if "undecidable" in (t_s, t_u) or ours_a == "undecidable":
+    if "undecidable" in (t_s, t_u) or (ours_a == "undecidable" and ref.adopted is not None):
         tally.undecidable += 1
     if ref.adopted is True:
         tally.tp += ours_a is True
@@ -99,11 +101,13 @@ def add(tally: Tally, labels: RunLabels, ref: Reference, name: str) -> None:
     elif ref.adopted is False:
         tally.fp += ours_a is True
         tally.tn += ours_a is False
-    agree = ours_a == ref.adopted
-    tally.a_agree += agree
     problems = []
-    if not agree:
-        problems.append(f"A {ours_a} vs {ref.adopted}")
+    if ref.adopted is not None:
+        agree = ours_a == ref.adopted
+        tally.a_n += 1
+        tally.a_agree += agree
+        if not agree:
+            problems.append(f"A {ours_a} vs {ref.adopted}")
     if ref.t_s != "undecidable":
         exact, near = _steps(t_s, ref.t_s)
         tally.t_s_n += 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Any
 
 from sscbench.agents import make_agent
 from sscbench.fault_contracts.contract import FaultContract
@@ -27,8 +28,10 @@ def run_cases(
     seeds: Iterable[int] = (0,),
     user: str = "scripted",
     on_done: Callable[[EpisodeOutcome], None] | None = None,
+    agent_params: dict[str, Any] | None = None,
 ) -> list[EpisodeOutcome]:
-    """Run every case of ``case_set`` with every agent and seed into ``out``."""
+    """Run every case of ``case_set`` with every agent and seed into ``out`` (every agent
+    built with ``agent_params``, e.g. ``{"phrasing": "varied"}`` for scripted agents)."""
     out.mkdir(parents=True, exist_ok=True)
     outcomes = []
     for case in case_set.cases:
@@ -53,7 +56,7 @@ def run_cases(
                 ) -> RunEnd:
                     return run_episode(
                         spec,
-                        make_agent(agent),
+                        make_agent(agent, **(agent_params or {})),
                         make_user(user),
                         run_dir,
                         run_id=run_dir.name,
