@@ -41,7 +41,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="agent parameter, e.g. p=0.3 for scripted:mixed (repeatable)",
+        help="agent parameter, e.g. p=0.3 for scripted:mixed, phrasing=varied for any "
+        "scripted agent (repeatable)",
     )
     p.add_argument("--user", default="scripted", help="user name: scripted | simulator")
     p.add_argument(

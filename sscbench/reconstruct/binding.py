@@ -124,6 +124,9 @@ def nearest(
     """The reference closest to a value at ``[start, end)``: the last one before it, unless
     one right after it is nearer (an apposition: "another gift card, certificate_…")."""
     end = start if end is None else end
+    inside = [r for r in refs if r[1] < end and start < r[2]]
+    if inside:
+        return inside[0][0]  # the value is itself a reference (a flight number)
     before = [r for r in refs if r[2] <= start]
     after = [r for r in refs if r[1] >= end]
     if before and after and (after[0][1] - end) + 8 < (start - before[-1][2]):
@@ -159,8 +162,9 @@ def bind(
     """Bind the value at ``start`` in ``unit`` (one of ``units``, a message's units)."""
     levels: list[tuple[Level, frozenset[str]]] = []
     own = index.find(unit.text)
-    if own:
-        levels.append(("unit", nearest(own, start, end)))
+    closest = nearest(own, start, end) if own else frozenset()
+    if closest:
+        levels.append(("unit", closest))
     for scope in reversed(unit.scope):
         refs = index.find(scope)
         if refs:
@@ -169,7 +173,6 @@ def bind(
         refs = index.find(earlier.framed)
         if refs:
             levels.append(("message", refs[-1][0]))
-            break
     if focus:
         levels.append(("focus", focus))
     if not levels:

@@ -139,7 +139,10 @@ class _Builder:
             prefix, value, suffix = parsed
             if prefix.strip():
                 self.text(prefix, scope)
-            self.json_value(value, scope, "", self.new_block())
+            # The sentence that introduces a JSON block frames it ("the request I'll send
+            # (book_reservation):").
+            framing = (*scope, prefix.strip().splitlines()[-1]) if prefix.strip() else scope
+            self.json_value(value, framing, "", self.new_block())
             if suffix.strip():
                 self.text(suffix, scope)
             return

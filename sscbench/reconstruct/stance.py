@@ -33,6 +33,8 @@ DOUBT = re.compile(
     r"i\s+(?:doubt|question)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+(?:right|"
     r"correct|accurate|true|the\s+case|your|possible|valid|real|that|it)\b|"
     r"must\s+be\s+(?:a|an)\s+(?:error|mistake|typo)|"
+    r"(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?(?:come|be|happen|leave|depart|fly|return)"
+    r"\s+(?:before|after|earlier|later)|"
     r"something'?s\s+(?:off|wrong|not\s+right)|something\s+is\s+(?:off|wrong|not\s+right))\b"
 )
 INCONSISTENT = re.compile(
@@ -47,7 +49,8 @@ INCONSISTENT = re.compile(
     r"not\s+(?:right|correct|accurate|valid|consistent|plausible)|"
     r"(?:not|never)\s+(?:gone|went)\s+through|did(?:n'?t|\s+not)\s+(?:go\s+through|take\s+"
     r"effect|apply|stick|save|work|succeed|update)|(?:has|have)(?:n'?t|\s+not)\s+(?:been\s+)?"
-    r"(?:applied|updated|changed|reflected|saved|processed|gone\s+through)|"
+    r"(?:applied|updated|changed|reflected|saved|processed|gone\s+through|taken\s+effect|"
+    r"gone\s+into\s+effect|worked|stuck|happened|come\s+through|registered|been\s+made)|"
     r"(?:not|isn'?t|aren'?t)\s+(?:reflected|showing|shown|applied|there)|still\s+shows?|"
     r"do(?:es)?(?:\s+not|n'?t)\s+(?:show|reflect|include|contain|list|have)|"
     r"not\s+what\s+(?:the|your|our)\s+(?:record|system|reservation|order|profile)\w*\s+"

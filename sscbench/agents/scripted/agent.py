@@ -13,6 +13,10 @@ mention the facts they act on. They differ only in how they seek and weigh evide
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
 
+Every variant takes ``phrasing``: ``plain`` (default) words each message in one fixed
+literal form; ``varied`` words it the way LLM agents do (:mod:`.phrasing`). The phrasing
+changes only the text: what each message asserts, and so the ground truth, is the same.
+
 Everything they know comes from the model-visible history. What they used, where, and
 whether they treated it as operative is kept as private ground truth
 (:mod:`sscbench.agents.scripted.truth`).
@@ -30,6 +34,20 @@ from typing import Any
 
 from sscbench.agents.base import AgentTurn, EpisodeContext
 from sscbench.agents.scripted.facts import Entity, FactKey, KnowledgeBase, Sighting, read_call_for
+from sscbench.agents.scripted.phrasing import (
+    DEFAULT_PHRASING,
+    IDENTITY_QUESTION,
+    Closing,
+    Confirmation,
+    Conflict,
+    Fact,
+    IdentityRequest,
+    Message,
+    MissingVariant,
+    Phraser,
+    ReadBackFailure,
+    WriteDone,
+)
 from sscbench.agents.scripted.plan import Plan, PlannedAction, VariantDerivation, compile_plan
 from sscbench.agents.scripted.trust import EvidenceHabits, Resolution, chance, resolve
 from sscbench.agents.scripted.truth import FactConflict, FactUse
@@ -38,11 +56,8 @@ from sscbench.envs.environment import tool_kinds
 from sscbench.json_paths import flatten, get_path, set_path
 from sscbench.runs.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
 
-IDENTITY_QUESTION = (
-    "Before I can help, please verify your identity: your user id, or your name and zip "
-    "code, or your email address."
-)
-CLOSING_QUESTION = "Is there anything else I can help you with?"
+__all__ = ["HABITS", "IDENTITY_QUESTION", "ScriptedAgent", "mixed_habits"]
+
 SALIENT_FIELDS = {
     "reservation": ("status", "cabin", "total_baggages", "nonfree_baggages"),
     "order": ("status",),
@@ -74,7 +89,7 @@ Use = tuple[FactKey, Sighting, bool]
 
 @dataclass(frozen=True)
 class _Say:
-    text: str
+    content: Message
     uses: tuple[Use, ...] = ()
     conflicts: tuple[tuple[FactKey, Resolution], ...] = ()
 
@@ -92,14 +107,18 @@ class _Filled:
     arg_uses: list[Use] = field(default_factory=list)
     mentions: list[Use] = field(default_factory=list)
     conflicts: list[tuple[FactKey, Resolution]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[MissingVariant] = field(default_factory=list)
 
 
-def _fact_phrase(key: FactKey, value: Any) -> str:
+def _fact(key: FactKey, value: Any, operative: bool = True) -> Fact:
     (etype, eid), path = key
-    if etype == "result":
-        return f"the {eid} result is {value}"
-    return f"{path} of {etype} {eid} is {value}"
+    return Fact(etype, eid, path, value, operative)
+
+
+def _conflict(key: FactKey, res: Resolution) -> Conflict:
+    assert res.rejected is not None and res.reason is not None
+    chosen = None if res.chosen is None else _fact(key, res.chosen.value)
+    return Conflict(_fact(key, res.rejected.value, False), res.reason, chosen)
 
 
 def natural_key(path: str) -> list[int | str]:
@@ -114,8 +133,17 @@ def _call_key(name: str, args: dict[str, Any]) -> tuple[str, str]:
 class ScriptedAgent:
     """A deterministic reference agent (see module docstring for the variants)."""
 
-    def __init__(self, variant: str, habits: EvidenceHabits, p: float | None = None) -> None:
+    def __init__(
+        self,
+        variant: str,
+        habits: EvidenceHabits,
+        p: float | None = None,
+        phrasing: str = DEFAULT_PHRASING,
+    ) -> None:
+        self.phraser = Phraser(phrasing)  # raises ConfigError for an unknown phrasing
         params: dict[str, Any] = {} if p is None else {"p": p}
+        if phrasing != DEFAULT_PHRASING:
+            params["phrasing"] = phrasing
         self.spec = ParticipantSpec(name=f"scripted:{variant}", params=params)
         self.habits = habits
         self.truth: list[FactUse | FactConflict] = []
@@ -127,6 +155,7 @@ class ScriptedAgent:
         self._call_counter = 0
         self._kinds: dict[str, str] = {}
         self._last_payload: dict[Entity, int] = {}
+        self._failed: set[int] = set()
 
     # -- episode protocol ---------------------------------------------------------------
     def start(self, ctx: EpisodeContext) -> None:
@@ -139,7 +168,9 @@ class ScriptedAgent:
         self._seen = 0
         self._call_counter = 0
         self._last_payload = {}
+        self._failed = set()
         self.truth = []
+        self.phraser.start(self.spec.name, ctx.seed, f"{ctx.domain}/{ctx.task.id}")
         self._script = self._run(plan)
 
     def next_turn(self, history: Sequence[VisibleEvent]) -> AgentTurn:
@@ -170,7 +201,12 @@ class ScriptedAgent:
                         reason=res.reason or "",
                     )
                 )
-            return AgentTurn(text=item.text)
+            records = (
+                {e: seen[-1][2] for e, seen in self._kb.records.items() if seen}
+                if self.phraser.style != "plain"
+                else {}
+            )
+            return AgentTurn(text=self.phraser.render(item.content, records))
         self._record(item.uses, step, "argument")
         call_id = f"call_{self._call_counter}"
         self._call_counter += 1
@@ -268,19 +304,18 @@ class ScriptedAgent:
         # note states) and fall back to the plan's item, which then uses none of them.
         filled.mentions.extend(filled.arg_uses[first_use:])
         del filled.arg_uses[first_use:]
-        filled.notes.append(
-            f"I could not find a variant of item {self._item_label(d)} with options "
-            f"{json.dumps(target, sort_keys=True)}; I will use the item from my notes."
-        )
+        filled.notes.append(self._missing_variant(d, target))
         return None
 
-    def _item_label(self, d: VariantDerivation) -> str:
+    def _missing_variant(self, d: VariantDerivation, target: dict[str, Any]) -> MissingVariant:
         records = self._kb.records.get(d.order) or []
         items = records[-1][2].get("items") if records else None
         if isinstance(items, list) and d.item_index < len(items):
             item = items[d.item_index]
-            return f"items.{d.item_index}. {item.get('item_id')} ({item.get('name')})"
-        return f"items.{d.item_index}."
+            return MissingVariant(
+                d.order[1], d.item_index, item.get("item_id"), item.get("name"), target
+            )
+        return MissingVariant(d.order[1], d.item_index, options=target, listed=False)
 
     def _mention_payment_category(self, filled: _Filled, pid: str) -> None:
         for (entity, path), _ in list(self._kb.sightings.items()):
@@ -296,9 +331,11 @@ class ScriptedAgent:
         return sorted(entities)
 
     def _run(self, plan: Plan) -> Generator[_Say | _Call, None, None]:
-        yield _Say(IDENTITY_QUESTION)
+        yield _Say(IdentityRequest())
         last_call: tuple[str, str] | None = None
         written: list[Entity] = []
+        writes: list[PlannedAction] = []
+        payloads: list[dict[Entity, int | None]] = []
         for action in plan.actions:
             if action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
                 for entity in self._lookups(action):
@@ -314,37 +351,33 @@ class ScriptedAgent:
             if action.kind != "write":
                 continue
             written.extend(e for e in action.subjects if e not in written)
+            writes.append(action)
+            # Resumed after the write's observation was absorbed: its payload step.
+            payloads.append({e: self._last_payload.get(e) for e in action.subjects})
             if chance(self._rng, self.habits.read_back):
-                yield from self._read_back(action, filled)
+                yield from self._read_back(action, filled, len(writes) - 1)
                 last_call = None
-        yield self._closing(plan, written)
+        yield self._closing(plan, written, writes, payloads)
 
     def _confirmation(self, action: PlannedAction, filled: _Filled) -> _Say:
-        facts = "; ".join(
-            _fact_phrase(k, s.value) for k, s, op in filled.mentions + filled.arg_uses if op
+        content = Confirmation(
+            tool=action.name,
+            arguments=filled.arguments,
+            facts=tuple(_fact(k, s.value) for k, s, op in filled.mentions + filled.arg_uses if op),
+            conflicts=tuple(_conflict(k, r) for k, r in filled.conflicts if r.rejected is not None),
+            missing_variants=tuple(filled.notes),
         )
-        notes = "".join(
-            f" Note: {_fact_phrase(k, r.rejected.value)} cannot be right ({r.reason}); "
-            + (
-                "I use " + repr(r.chosen.value) + " instead."
-                if r.chosen
-                else "I do not rely on it."
-            )
-            for k, r in filled.conflicts
-            if r.rejected is not None
-        )
-        notes += "".join(f" {note}" for note in filled.notes)
         return _Say(
-            f"I will call {action.name} with {json.dumps(filled.arguments, sort_keys=True)}. "
-            f"This relies on: {facts or 'no prior records'}.{notes} Shall I proceed (yes/no)?",
+            content,
             uses=tuple(u for u in filled.mentions + filled.arg_uses),
             conflicts=tuple(filled.conflicts),
         )
 
     def _read_back(
-        self, action: PlannedAction, filled: _Filled
+        self, action: PlannedAction, filled: _Filled, write: int
     ) -> Generator[_Say | _Call, None, None]:
-        """Read each subject back; if it lacks the confirmed change, say so and retry once."""
+        """Read each subject back; if it lacks the confirmed change, say so and retry once
+        (write number ``write`` is noted as failed when the retry does not show either)."""
         for attempt in range(2):
             for entity in action.subjects:
                 name, args = read_call_for(entity)
@@ -352,20 +385,14 @@ class ScriptedAgent:
             missing = self._unconfirmed(action)
             if not missing:
                 return
-            phrases = "; ".join(_fact_phrase(k, s.value) for k, s in missing)
+            facts = tuple(_fact(k, s.value, False) for k, s in missing)
+            uses = tuple((k, s, False) for k, s in missing)
             if attempt == 0:
-                yield _Say(
-                    f"The record does not show the change that was confirmed ({phrases} is not "
-                    "what the record says). I will try again.",
-                    uses=tuple((k, s, False) for k, s in missing),
-                )
+                yield _Say(ReadBackFailure(facts), uses=uses)
                 yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
             else:
-                yield _Say(
-                    f"The change still does not show in the record ({phrases}); it may not "
-                    "have gone through.",
-                    uses=tuple((k, s, False) for k, s in missing),
-                )
+                self._failed.add(write)
+                yield _Say(ReadBackFailure(facts, final=True), uses=uses)
 
     def _unconfirmed(self, action: PlannedAction) -> list[tuple[FactKey, Sighting]]:
         """Facts whose latest write payload disagrees with the latest authoritative read."""
@@ -383,8 +410,14 @@ class ScriptedAgent:
                     out.append(((ent, path), payload))
         return out
 
-    def _closing(self, plan: Plan, written: list[Entity]) -> _Say:
-        parts: list[str] = []
+    def _closing(
+        self,
+        plan: Plan,
+        written: list[Entity],
+        writes: list[PlannedAction],
+        payloads: list[dict[Entity, int | None]],
+    ) -> _Say:
+        facts: list[Fact] = []
         uses: list[Use] = []
         for entity in written:
             records = self._kb.records.get(entity) or []
@@ -395,8 +428,31 @@ class ScriptedAgent:
                 key: FactKey = (entity, name)
                 res = self._resolve(key)
                 if res.chosen is not None:
-                    parts.append(_fact_phrase(key, res.chosen.value))
+                    facts.append(_fact(key, res.chosen.value))
                     uses.append((key, res.chosen, True))
-        summary = ("Done: " + "; ".join(parts) + ". ") if parts else "Done. "
-        info = "".join(f"For your information: {item}. " for item in plan.communicate)
-        return _Say(summary + info + CLOSING_QUESTION, uses=tuple(uses))
+        # A write is claimed done only if no stated fact about its entities contradicts its
+        # payload: a claim the summary contradicts would say something the agent's recorded
+        # uses do not.
+        def contradicted(i: int, entity: Entity) -> bool:
+            step = payloads[i].get(entity)
+            payload = next(
+                (data for at, _, data in self._kb.records.get(entity) or [] if at == step), None
+            )
+            if payload is None:
+                return False
+            shown = dict(flatten(payload))
+            return any(
+                key[0] == entity and sighting.step != step and shown.get(key[1]) != sighting.value
+                for key, sighting, _ in uses
+            )
+
+        done = tuple(
+            WriteDone(
+                a.name,
+                a.subjects,
+                failed=i in self._failed or any(contradicted(i, e) for e in a.subjects),
+            )
+            for i, a in enumerate(writes)
+        )
+        content = Closing(tuple(facts), tuple(plan.communicate), done)
+        return _Say(content, uses=tuple(uses))

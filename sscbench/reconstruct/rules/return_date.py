@@ -389,7 +389,7 @@ def _leg(low: str, start: int, back: set[str], out: set[str]) -> str | None:
     """The leg a date belongs to: the nearest flight number or leg word before it, within
     the clause ("HAT188 EWR→IAH on May 28, returning HAT207 … on May 26")."""
     window = low[max(0, start - 60) : start]
-    clause = re.split(r"[.;!?]|,\s*(?:and\s+|then\s+)?(?=return|back|outbound|depart)", window)[-1]
+    clause = re.split(r"[.;!?,()]|\s[-–—]\s|\bso\b|\bbut\b", window)[-1]
     best: tuple[int, str] | None = None
     for number in back | out:
         at = clause.rfind(number)

@@ -25,7 +25,7 @@ from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import RESERVATION_ID, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, outermost
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, outermost
 from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
@@ -46,7 +46,7 @@ from sscbench.reconstruct.rules.return_date import (
 )
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.stance import PLAN
-from sscbench.reconstruct.values import Mention, find_money, fold, money_key
+from sscbench.reconstruct.values import Mention, find_dates, find_money, fold, money_key
 from sscbench.runs.events import AgentToolCall
 
 # What a request's completion claim speaks of.
@@ -99,6 +99,67 @@ def changed_leaves(v: dict[str, Any], v_prime: dict[str, Any]) -> dict[str, tupl
     """Leaf paths whose claimed value differs from the stored one: path → (v, v′)."""
     old, new = dict(flatten(v)), dict(flatten(v_prime))
     return {p: (old.get(p), new[p]) for p in new if old.get(p) != new[p]}
+
+
+def flight_sets(claimed: Any, stored: Any) -> tuple[set[str], set[str]]:
+    """Flight numbers only the claimed itinerary has, and only the stored one has (a list
+    diff by index would call a kept flight that moved position a change)."""
+
+    def numbers(value: Any) -> set[str]:
+        flights = value.get("flights") if isinstance(value, dict) else None
+        return {str(f.get("flight_number")) for f in flights or [] if isinstance(f, dict)}
+
+    new, old = numbers(claimed), numbers(stored)
+    return new - old, old - new
+
+
+def _pairs_of(value: Any) -> set[tuple[str, str]]:
+    flights = value.get("flights") if isinstance(value, dict) else None
+    return {
+        (str(f.get("flight_number")), str(f.get("date")))
+        for f in flights or []
+        if isinstance(f, dict)
+    }
+
+
+def flight_dates(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
+    """Dates of the claimed (or stored) itinerary: a date belongs to the flight named nearest
+    to it; without a flight it counts only if one itinerary alone has that date."""
+    new, old = _pairs_of(claimed), _pairs_of(stored)
+    if new == old:
+        return []
+    low = fold(text)
+    numbers = sorted({fn for fn, _ in new | old}, key=len, reverse=True)
+    spots = [
+        (m.start(), m.group(0).upper())
+        for n in numbers
+        for m in re.finditer(re.escape(n.lower()), low)
+    ]
+    new_dates, old_dates = {d for _, d in new}, {d for _, d in old}
+    out = []
+    for m in find_dates(text, 2024):
+        if m.form != "full":
+            continue
+        if spots:
+            fn = min(spots, key=lambda s: abs(s[0] - m.start))[1]
+            which: Which | None = (
+                "v_prime"
+                if (fn, m.value) in new - old
+                else "v"
+                if (fn, m.value) in old - new
+                else None
+            )
+        else:
+            which = (
+                "v_prime"
+                if m.value in new_dates - old_dates
+                else "v"
+                if m.value in old_dates - new_dates
+                else None
+            )
+        if which is not None:
+            out.append(ValueMention(m, which, "claimed flight date", needs_binding=which == "v"))
+    return out
 
 
 def scope_end(view: RunView) -> int | None:
@@ -202,9 +263,7 @@ class WriteEffectRules(UseRules):
         records = reservations(view, step)
         lexicon = reservation_lexicon(records, known_ids(view, step) | {rid})
         changed = changed_leaves(c.authoritative_value, c.injected_value)
-        claimed_numbers = {
-            str(new) for p, (_, new) in changed.items() if p.endswith(".flight_number")
-        }
+        claimed_numbers, stored_numbers = flight_sets(c.injected_value, c.authoritative_value)
         for number in claimed_numbers:
             lexicon.setdefault(number, set()).add(rid)
         amounts = _claimed_amounts(view)
@@ -253,7 +312,7 @@ class WriteEffectRules(UseRules):
             low = fold(unit.text)
             for path, (v, vp) in changed.items():
                 leaf = path.rsplit(".", 1)[-1]
-                if leaf not in STATED_LEAVES:
+                if leaf not in STATED_LEAVES or (path.startswith("flights.") and leaf == "date"):
                     continue
                 cue = FIELD_CUES.get(path.split(".")[0])
                 if cue and not re.search(cue, fold(unit.framed)) and not isinstance(vp, str):
@@ -261,6 +320,10 @@ class WriteEffectRules(UseRules):
                 for which, value in _pairs(vp, v):
                     if value is None or isinstance(value, bool):
                         continue
+                    if leaf == "flight_number" and str(value) not in (
+                        claimed_numbers if which == "v_prime" else stored_numbers
+                    ):
+                        continue  # a flight both itineraries have (its index moved)
                     for m in find_scalar(unit.text, value, 2024):
                         found.append(
                             ValueMention(
@@ -270,6 +333,7 @@ class WriteEffectRules(UseRules):
                                 needs_binding=which == "v" or isinstance(value, int),
                             )
                         )
+            found.extend(flight_dates(unit.text, c.injected_value, c.authoritative_value))
             found = outermost(found)
             if any(vm.which == "v_prime" for vm in found):
                 # "changed from HAT227 to HAT110": the old value is the contrast, the new
@@ -340,11 +404,7 @@ class WriteEffectRules(UseRules):
             and arguments_match(call.arguments, request.get("match", {}))
         ):
             return []
-        claimed_only = {
-            str(new)
-            for path, (_, new) in changed_leaves(c.authoritative_value, c.injected_value).items()
-            if path.startswith("flights.") and path.endswith(".flight_number")
-        }
+        claimed_only, _ = flight_sets(c.injected_value, c.authoritative_value)
         if self._confirmed_before(view, call.step):
             return []
         used = claimed_only & {str(v) for _, v in flatten(call.arguments)}
