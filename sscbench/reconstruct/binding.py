@@ -64,8 +64,9 @@ class RefIndex:
         """Tokens that look like ids but are known to be something else (flight numbers)."""
         self._pattern = _alternation(tuple(sorted(self.lexicon, key=lambda f: (-len(f), f))))
 
-    def find(self, text: str) -> list[tuple[frozenset[str], int, int]]:
-        """(entities, start, end) for each reference in ``text``, in order."""
+    def find(self, text: str, strong_only: bool = False) -> list[tuple[frozenset[str], int, int]]:
+        """(entities, start, end) for each reference in ``text``, in order; weak forms only
+        when the text has no strong one (never, with ``strong_only``)."""
         low = fold(text)
         found = [(m.group(0), m.start(), m.end()) for m in self._pattern.finditer(low)]
         refs = [
@@ -79,7 +80,7 @@ class RefIndex:
                     and not any(s < m.end() and m.start() < e for _, s, e in refs)
                 ):
                     refs.append((frozenset({f"other:{m.group(0)}"}), m.start(), m.end()))
-        if not refs:
+        if not refs and not strong_only:
             refs = [(self.lexicon[form], start, end) for form, start, end in found]
         return sorted(refs, key=lambda r: r[1])
 
@@ -119,17 +120,26 @@ def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:
 
 
 def nearest(
-    refs: list[tuple[frozenset[str], int, int]], start: int, end: int | None = None
+    refs: list[tuple[frozenset[str], int, int]],
+    start: int,
+    end: int | None = None,
+    text: str = "",
 ) -> frozenset[str]:
     """The reference closest to a value at ``[start, end)``: the last one before it, unless
-    one right after it is nearer (an apposition: "another gift card, certificate_…")."""
+    one right after it, with only punctuation between, is nearer (an apposition: "another
+    gift card, certificate_…")."""
     end = start if end is None else end
     inside = [r for r in refs if r[1] < end and start < r[2]]
     if inside:
         return inside[0][0]  # the value is itself a reference (a flight number)
     before = [r for r in refs if r[2] <= start]
     after = [r for r in refs if r[1] >= end]
-    if before and after and (after[0][1] - end) + 8 < (start - before[-1][2]):
+    if (
+        before
+        and after
+        and (after[0][1] - end) + 8 < (start - before[-1][2])
+        and not re.search(r"[a-z]", fold(text[end : after[0][1]]))
+    ):
         return after[0][0]
     if before:
         return before[-1][0]
@@ -159,20 +169,32 @@ def bind(
     focus: frozenset[str],
     end: int | None = None,
 ) -> Bound:
-    """Bind the value at ``start`` in ``unit`` (one of ``units``, a message's units)."""
-    levels: list[tuple[Level, frozenset[str]]] = []
-    own = index.find(unit.text)
-    closest = nearest(own, start, end) if own else frozenset()
-    if closest:
-        levels.append(("unit", closest))
-    for scope in reversed(unit.scope):
-        refs = index.find(scope)
-        if refs:
-            levels.append(("scope", frozenset().union(*(r[0] for r in refs))))
-    for earlier in reversed(units[: unit.index]):
-        refs = index.find(earlier.framed)
-        if refs:
-            levels.append(("message", refs[-1][0]))
+    """Bind the value at ``start`` in ``unit`` (one of ``units``, a message's units).
+
+    Strong references (ids, names, "your keyboard") at any level of the message come before
+    weak ones (a flight number, a product noun): a heading that names the reservation
+    outranks a flight number in the line below it.
+    """
+
+    def gather(strong_only: bool) -> list[tuple[Level, frozenset[str]]]:
+        found: list[tuple[Level, frozenset[str]]] = []
+        own = index.find(unit.text, strong_only)
+        closest = nearest(own, start, end, unit.text) if own else frozenset()
+        if closest:
+            found.append(("unit", closest))
+        for scope in reversed(unit.scope):
+            refs = index.find(scope, strong_only)
+            if refs:
+                found.append(("scope", frozenset().union(*(r[0] for r in refs))))
+        for earlier in reversed(units[: unit.index]):
+            refs = index.find(earlier.framed, strong_only)
+            if refs:
+                found.append(("message", refs[-1][0]))
+        return found
+
+    # Strong references decide; weak ones may still narrow a tie (an item id two orders
+    # share, under a line naming one of the orders).
+    levels = gather(True) + gather(False)
     if focus:
         levels.append(("focus", focus))
     if not levels:

@@ -232,6 +232,8 @@ _UNITS = {
     "pc": "piece",
     "pcs": "piece",
     "x": "x",
+    "percent": "%",
+    "pct": "%",
 }
 _SYNONYMS = {
     "gray": "grey",

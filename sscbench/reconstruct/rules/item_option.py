@@ -154,10 +154,11 @@ def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> li
             continue
         out += find_scalar(text, form, year)
     low_text = fold(text)
+    own = {stem(w)[:5] for w in re.findall(r"[a-z]+", fold(option))}
     return [
         Mention(" ".join(value_tokens(value)), m.start, m.end, m.form)
         for m in out
-        if not _class_noun(low_text, m.start, m.end)
+        if not _class_noun(low_text, m.start, m.end, own)
     ]
 
 
@@ -165,11 +166,14 @@ CLASS_NOUN = re.compile(r"^[\s-]*(?P<noun>[a-z]+s)\b")
 OWNED_BEFORE = re.compile(r"\b(?:your|this|that|the\s+one|it|it'?s|is|was)\s+(?:\w+\s+){0,2}$")
 
 
-def _class_noun(low: str, start: int, end: int) -> bool:
+def _class_noun(low: str, start: int, end: int, option: set[str]) -> bool:
     """ "… only on full-size boards": a value qualifying a plural noun speaks of a class of
-    products, not of the customer's item."""
+    products, not of the customer's item (the option's own name, "cordless features", is
+    not such a noun)."""
     m = CLASS_NOUN.match(low[end : end + 24])
     if m is None or m["noun"] in ("is", "was", "has", "its", "yes") or m["noun"].endswith("ss"):
+        return False
+    if stem(m["noun"])[:5] in option:
         return False
     return OWNED_BEFORE.search(low[max(0, start - 30) : start]) is None
 

@@ -162,6 +162,36 @@ def flight_dates(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
     return out
 
 
+def passenger_names(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
+    """Full names only one passenger list has ("Mei Garcia" claimed, "Mei Lee" stored): a
+    surname the lists share says nothing by itself."""
+
+    def names(value: Any) -> set[str]:
+        people = value.get("passengers") if isinstance(value, dict) else None
+        return {
+            f"{p.get('first_name')} {p.get('last_name')}"
+            for p in people or []
+            if isinstance(p, dict)
+        }
+
+    new, old = names(claimed), names(stored)
+    out = []
+    low = fold(text)
+    for which, group in (("v_prime", new - old), ("v", old - new)):
+        for name in group:
+            for m in re.finditer(rf"\b{re.escape(fold(name))}\b", low):
+                mention = Mention(name, m.start(), m.end(), "full")
+                out.append(
+                    ValueMention(
+                        mention,
+                        which,
+                        "passenger name",  # type: ignore[arg-type]
+                        needs_binding=which == "v",
+                    )
+                )
+    return out
+
+
 def scope_end(view: RunView) -> int | None:
     """Step of the first later write that changed the affected fields under another request:
     after it, statements about those fields concern a new state, not the request's effect."""
@@ -312,7 +342,10 @@ class WriteEffectRules(UseRules):
             low = fold(unit.text)
             for path, (v, vp) in changed.items():
                 leaf = path.rsplit(".", 1)[-1]
-                if leaf not in STATED_LEAVES or (path.startswith("flights.") and leaf == "date"):
+                if leaf not in STATED_LEAVES or (
+                    path.startswith(("flights.", "passengers."))
+                    and (leaf in ("date", "first_name", "last_name", "dob"))
+                ):
                     continue
                 cue = FIELD_CUES.get(path.split(".")[0])
                 if cue and not re.search(cue, fold(unit.framed)) and not isinstance(vp, str):
@@ -334,6 +367,7 @@ class WriteEffectRules(UseRules):
                             )
                         )
             found.extend(flight_dates(unit.text, c.injected_value, c.authoritative_value))
+            found.extend(passenger_names(unit.text, c.injected_value, c.authoritative_value))
             found = outermost(found)
             if any(vm.which == "v_prime" for vm in found):
                 # "changed from HAT227 to HAT110": the old value is the contrast, the new
