@@ -177,7 +177,8 @@ def passenger_names(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
     new, old = names(claimed), names(stored)
     out = []
     low = fold(text)
-    for which, group in (("v_prime", new - old), ("v", old - new)):
+    groups: tuple[tuple[Which, set[str]], ...] = (("v_prime", new - old), ("v", old - new))
+    for which, group in groups:
         for name in group:
             for m in re.finditer(rf"\b{re.escape(fold(name))}\b", low):
                 mention = Mention(name, m.start(), m.end(), "full")
@@ -185,7 +186,7 @@ def passenger_names(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
                     ValueMention(
                         mention,
                         which,
-                        "passenger name",  # type: ignore[arg-type]
+                        "passenger name",
                         needs_binding=which == "v",
                     )
                 )
