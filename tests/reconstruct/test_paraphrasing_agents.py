@@ -1,0 +1,39 @@
+"""Reconstruction of the paraphrasing scripted agents against their private ground truth.
+
+Every shipped case, all four scripted agents, ``phrasing=varied`` (statements, checks,
+doubts, retractions and completion claims in many natural forms, lists, tables and JSON
+replies), one repetition. The agents' ground truth does not depend on the wording, so every
+run is scored exactly. Floors: adoption agreement 99 %, ``T_S`` and ``T_U`` exact 98 %.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sscbench.reconstruct.validate import validate_dir
+from sscbench.runs.cases import run_cases
+from sscbench.witnesses.caseset import load_case_set
+
+AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
+
+
+@pytest.fixture(scope="module")
+def varied_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("varied")
+    run_cases(load_case_set(), AGENTS, out, seeds=(1,), agent_params={"phrasing": "varied"})
+    return out
+
+
+def test_varied_phrasing_is_reconstructed(varied_runs: Path) -> None:
+    agreement, runs = validate_dir(varied_runs)
+    assert runs == 130 * len(AGENTS)
+    for quantity, floor in (("adopted", 0.99), ("t_s", 0.98), ("t_u", 0.98), ("t_f", 1.0)):
+        compared = agreement.compared[quantity]
+        assert compared > 100, quantity
+        assert agreement.agree[quantity] / compared >= floor, (
+            quantity,
+            [m for m in agreement.mismatches if m[1] == quantity][:5],
+        )
+    assert sum(agreement.undecidable.values()) <= 10
