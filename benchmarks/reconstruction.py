@@ -117,15 +117,22 @@ def main(argv: list[str]) -> int:
     results: dict[str, Any] = {"machine": platform.platform(), "python": sys.version.split()[0]}
     corpus = FIXTURES / "reconstruction_corpus"
     sets: list[tuple[str, str, Scores]] = [
-        ("corpus", "Real agent language (counterfactual corpus, 2 annotation passes)",
-         score_items(read_items(corpus / "items.jsonl"), corpus / "runs")),
-        ("natural", "Hand-built natural-language runs",
-         score_runs(FIXTURES / "reconstruction_natural")),
+        (
+            "corpus",
+            "Real agent language (counterfactual corpus, 2 annotation passes)",
+            score_items(read_items(corpus / "items.jsonl"), corpus / "runs"),
+        ),
+        (
+            "natural",
+            "Hand-built natural-language runs",
+            score_runs(FIXTURES / "reconstruction_natural"),
+        ),
     ]
     heldout = FIXTURES / "reconstruction_heldout"
     if (heldout / "labels.jsonl").exists():
-        sets.append(("heldout", "Held-out hand-built runs (never used in development)",
-                     score_runs(heldout)))
+        sets.append(
+            ("heldout", "Held-out hand-built runs (never used in development)", score_runs(heldout))
+        )
     varied, speed_varied = scripted(args.seeds, "varied")
     plain, speed_plain = scripted(args.seeds, None)
     sets.append(("paraphrasing", "Scripted agents, phrasing=varied, vs ground truth", varied))

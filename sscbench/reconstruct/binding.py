@@ -23,6 +23,12 @@ from sscbench.reconstruct.values import fold
 
 Binding = Literal["target", "other", "ambiguous", "unknown"]
 
+CLAUSE_BREAK = re.compile(
+    r"[;!?]|\s[-–—]\s|[–—]|\.\s|\b(?:but|so|then|however)\b|,\s*(?:and|or|but|so|then|if|"
+    r"we|i|you|it|they|which|while|returning|departing|flying|coming|going)\b"
+)
+"""Where a new clause starts: a reference past it is about something else."""
+
 RESERVATION_ID = re.compile(r"\b(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6}\b")
 ITEM_ID = re.compile(r"\b\d{10}\b")
 ORDER_ID = re.compile(r"#?\bW\d{7}\b")
@@ -143,7 +149,11 @@ def nearest(
         return after[0][0]
     if before:
         return before[-1][0]
-    return after[0][0] if after else frozenset()
+    # With nothing before, a reference after the value names it only within the same
+    # clause ("the 60% tactile keyboard … is item …"), not across "…, and then …".
+    if after and not CLAUSE_BREAK.search(fold(text[end : after[0][1]])):
+        return after[0][0]
+    return frozenset()
 
 
 class Focus:

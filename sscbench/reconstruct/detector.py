@@ -29,6 +29,7 @@ from sscbench.reconstruct.stance import (
     DOUBT,
     INCONSISTENT,
     RETRACT,
+    VERIFY,
     VERIFY_INTENT,
     Stance,
     has,
@@ -189,7 +190,8 @@ REPORTED = re.compile(
     r"\b(?:says?|said|shows?|showing|shown|lists?|listed|reads?|states?|indicates?|labell?ed|"
     r"labels?|marked|marks|recorded|records|appears?|displays?|has\s+(?:it|you|this)|"
     r"calls?\s+it|according\s+to|returned|came\s+back|reports?|reported|claims?|"
-    r"responded)\b[^.;!?]{0,60}$"
+    r"responded|on\s+(?:record|file|profile)|in\s+(?:the\s+)?(?:record|system|profile)|"
+    r"recorded\s+\w+|\w+\s+on\s+record)\b[^.;!?]{0,60}$"
 )
 """Reported speech before a value: the text attributes the value to a record or source."""
 CONTRAST = re.compile(r"\b(?:but|however|although|though|whereas|yet|while|instead)\b")
@@ -204,8 +206,11 @@ def _reported_and_checked(units: Sequence[Unit], unit: Unit, mention: Mention) -
         return False
     rest = low[mention.end :]
     later = [fold(u.text) for u in units[unit.index + 1 :]]
+    earlier = [fold(u.text) for u in units[: unit.index]]
     checks = (DOUBT, INCONSISTENT, VERIFY_INTENT)
-    if any(p.search(text) for p in checks for text in (rest, *later)):
+    if any(p.search(text) for p in checks for text in (rest, *later, *earlier)):
+        return True
+    if any("?" in q and VERIFY.search(q) and not ACTION_REQUEST.search(q) for q in earlier):
         return True
     questions = [rest] if "?" in rest else []
     questions += later[:1] if later and "?" in later[0] else []

@@ -59,15 +59,20 @@ def _hidden_deliveries(run_dir: Path) -> list[dict[str, Any]] | None:
 
 
 def _first(uses: list[Use], pred: Any, label: str) -> EventTime:
-    for use in uses:
-        if use.kind == "undecidable":
+    """The first step with a use matching ``pred``; undecidable when an undecidable use comes
+    before it at an earlier step (at the same step, the step itself is known)."""
+    for step in sorted({u.step for u in uses}):
+        here = [u for u in uses if u.step == step]
+        match = next((u for u in here if u.kind != "undecidable" and pred(u)), None)
+        if match is not None:
+            return EventTime(status="found", step=step, reason=match.reason, evidence=(step,))
+        unsure = next((u for u in here if u.kind == "undecidable"), None)
+        if unsure is not None:
             return EventTime(
                 status="undecidable",
-                step=use.step,
-                reason=f"before any decided {label}: {use.reason}",
+                step=step,
+                reason=f"before any decided {label}: {unsure.reason}",
             )
-        if pred(use):
-            return EventTime(status="found", step=use.step, reason=use.reason, evidence=(use.step,))
     return EventTime(
         status="none" if label == "dependent use" else "never", reason=f"no {label} after the fault"
     )

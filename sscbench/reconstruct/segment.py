@@ -227,6 +227,15 @@ def _json_in(text: str) -> tuple[str, Any, str] | None:
             continue
         if isinstance(value, dict | list):
             return before, value, after
+    # A JSON object inside a sentence ("I will call X with {...}. This relies on …").
+    decoder = json.JSONDecoder()
+    for start in (i for i, ch in enumerate(text) if ch == "{"):
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict) and len(value) >= 2:
+            return text[:start], value, text[end:]
     return None
 
 

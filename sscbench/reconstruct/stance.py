@@ -61,8 +61,9 @@ INCONSISTENT = re.compile(
 VERIFY = re.compile(
     r"\b(?:confirm|verify|double[\s-]?check|check\s+(?:that|whether|if)|"
     r"is\s+(?:that|this|it)\s+(?:right|correct|accurate)|(?:right|correct|accurate)\s*\?|"
+    r"(?:is|are|was|were|do|does|did)\s+[^?]{0,40}\b(?:really|actually)\b[^?]*\?|"
     r"can\s+you\s+(?:tell|let)\s+me\s+(?:if|whether)|does\s+(?:that|this)\s+(?:match|sound\s+"
-    r"right)|do\s+you\s+(?:know|recall|remember))\b"
+    r"right)|do\s+you\s+(?:know|recall|remember))(?:\b|(?<=\?))"
 )
 ACTION_REQUEST = re.compile(
     r"\b(?:proceed|go\s+ahead|would\s+you\s+like|do\s+you\s+want|shall\s+i|should\s+i|"

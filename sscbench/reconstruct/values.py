@@ -110,12 +110,33 @@ def _as_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
-def find_dates(text: str, year: int) -> list[Mention]:
+_WEEKDAY_DAY = re.compile(
+    r"\b(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|tues|wed|thu|"
+    r"thur|thurs|fri|sat|sun)\.?,?\s+(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)\b"
+)
+
+
+def find_dates(text: str, year: int, month: int | None = None) -> list[Mention]:
     """Dates in ``text`` (folded): full dates (any common form; ``year`` fills a missing
-    year), a bare day of month ("the 17th") and weekday names ("Friday")."""
+    year), a bare day of month ("the 17th") and weekday names ("Friday"). With a ``month``
+    hint, a weekday with a day ("Saturday the 25th") is resolved to the one date near that
+    month it can be."""
     low = fold(text)
     out: list[Mention] = []
     taken: list[tuple[int, int]] = []
+    if month is not None:
+        for m in _WEEKDAY_DAY.finditer(low):
+            wd, day = _WD_INDEX[m["wd"][:3]], int(m["day"])
+            fits = [
+                d
+                for mo in (month - 1, month, month + 1)
+                if 1 <= mo <= 12
+                and (d := _as_date(year, mo, day)) is not None
+                and d.weekday() == wd
+            ]
+            if len(fits) == 1:
+                taken.append((m.start(), m.end()))
+                out.append(Mention(fits[0].isoformat(), m.start(), m.end(), "full"))
     for pattern in _DATE_PATTERNS:
         for m in pattern.finditer(low):
             if any(s < m.end() and m.start() < e for s, e in taken):

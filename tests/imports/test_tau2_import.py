@@ -112,7 +112,7 @@ def test_a_recorded_observation_the_replay_does_not_reproduce_is_reported(
 ) -> None:
     messages = _messages(RUN)
     tool = next(m for m in messages if m["role"] == "tool")
-    tool["content"] = tool["content"].replace("\"James\"", "\"Jimmy\"", 1)
+    tool["content"] = tool["content"].replace('"James"', '"Jimmy"', 1)
     summary = import_tau2_results(_results(tmp_path, messages), tmp_path / "out")
     assert summary.differing == 1 and summary.identical == summary.observations - 1
     run = tmp_path / "out" / "tau2.airline.19.trial0"

@@ -28,6 +28,13 @@ FORMATTED = "formatted"  # (c) markdown headings, bullets, bold, tables
 JSON_VOICE = "json"  # (d) JSON-structured replies {"message": ..., "details": {...}}
 VOICES = (TERSE, WARM, FORMATTED, JSON_VOICE)
 
+# The four voices of the blind set, unlike the ones above.
+VERBOSE = "verbose"  # long, thorough, restates context, caveats and next steps
+CLIPPED = "clipped"  # operator shorthand: abbreviations, fragments, arrows, no greetings
+APOLOGETIC = "apologetic"  # customer-service empathy, apologies, reassurance, soft questions
+STRUCTURED = "structured"  # numbered steps, key: value lines, tables, or JSON blocks
+BLIND_VOICES = (VERBOSE, CLIPPED, APOLOGETIC, STRUCTURED)
+
 # Tags for the situations every operator must cover at least once (or twice).
 NO_USE = "no_use"
 SHARED_VALUE = "shared_value"  # another entity carries the same value

@@ -306,7 +306,11 @@ def io06() -> Heldout:
     run.user("Yes.")
     run.act(
         "return_delivered_order_items",
-        {"order_id": "#W2692684", "item_ids": ["3788616824"], "payment_method_id": "gift_card_7711863"},
+        {
+            "order_id": "#W2692684",
+            "item_ids": ["3788616824"],
+            "payment_method_id": "gift_card_7711863",
+        },
     )
     run.say("All done! You'll get an email with instructions for sending the tablet back.")
     run.user("Thanks. ###STOP###")
@@ -373,7 +377,11 @@ def io08() -> Heldout:
             {
                 "order_id": "#W4597054",
                 "items": [
-                    {"name": "Air Purifier", "item_id": "5669664287", "recorded_features": "night mode"},
+                    {
+                        "name": "Air Purifier",
+                        "item_id": "5669664287",
+                        "recorded_features": "night mode",
+                    },
                     {"name": "Smart Watch", "item_id": "4900990404", "price": 336.71},
                     {"name": "Coffee Maker", "item_id": "9862136885", "price": 258.32},
                     {"name": "Water Bottle", "item_id": "6777246137", "price": 47.76},
@@ -521,8 +529,7 @@ def io11() -> Heldout:
     run.act("find_user_id_by_name_zip", _find("Daiki", "Johnson", "80273"))
     run.act("get_order_details", order("9502127"))
     run.say(
-        "I couldn't find order **9502127**. Order IDs start with **#W**; could you "
-        "double-check it?"
+        "I couldn't find order **9502127**. Order IDs start with **#W**; could you double-check it?"
     )
     run.user("I forgot the W at the beginning.")
     run.act("get_order_details", order("#W9502127"), fault="rewrite")

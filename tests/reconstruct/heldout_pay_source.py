@@ -223,9 +223,16 @@ def ps05() -> Heldout:
     )
     run.act(
         "update_reservation_baggages",
-        {"reservation_id": "FQ8APE", "total_baggages": 3, "nonfree_baggages": 0, "payment_id": gift},
+        {
+            "reservation_id": "FQ8APE",
+            "total_baggages": 3,
+            "nonfree_baggages": 0,
+            "payment_id": gift,
+        },
     )
-    run.say("Done. FQ8APE: economy, passenger Omar Rossi, 3 bags. $209 charged to gift_card_8190333.")
+    run.say(
+        "Done. FQ8APE: economy, passenger Omar Rossi, 3 bags. $209 charged to gift_card_8190333."
+    )
     run.user("Thanks. ###STOP###")
     return finish(
         run,
@@ -420,8 +427,7 @@ def ps10() -> Heldout:
         "need any checked bags or travel insurance?"
     )
     run.user(
-        "No bags, no insurance. Actually, let me double-check the dates with him first. "
-        "###STOP###"
+        "No bags, no insurance. Actually, let me double-check the dates with him first. ###STOP###"
     )
     return finish(
         run,

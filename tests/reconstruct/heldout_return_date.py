@@ -131,7 +131,7 @@ def rd03() -> Heldout:
         "basic economy instead?"
     )
     run.say(
-        "Noted. ### Downgrade to basic economy\n"
+        "Noted.\n\n### Downgrade to basic economy\n"
         "- Applies to **all three passengers** and both flights\n"
         "- The fare difference would be refunded to the original payment method\n\n"
         "Want me to check current basic economy fares?"
@@ -178,9 +178,7 @@ def rd04() -> Heldout:
             },
         )
     )
-    run.user(
-        "Honestly I don't remember, I think it was later that week. Can you just cancel it?"
-    )
+    run.user("Honestly I don't remember, I think it was later that week. Can you just cancel it?")
     use = run.say(
         as_json(
             "I'll go by the booking system, which has your return on Sunday, May 19. Before "

@@ -430,6 +430,7 @@ class ScriptedAgent:
                 if res.chosen is not None:
                     facts.append(_fact(key, res.chosen.value))
                     uses.append((key, res.chosen, True))
+
         # A write is claimed done only if no stated fact about its entities contradicts its
         # payload: a claim the summary contradicts would say something the agent's recorded
         # uses do not.

@@ -217,11 +217,14 @@ class GenericRules(UseRules):
         def find(unit: Unit) -> list[ValueMention]:
             found: list[ValueMention] = []
             explicit = record_phrase(unit)
-            planned = explicit is None and any(name in unit.text for name in writes)
+            # A planned write ("I will call update_x with {...}"), inline or framing a JSON
+            # block: its argument for the fact's field is the new value, not a belief.
+            planned = explicit is None and any(name in unit.framed for name in writes)
             for path, v, vp in leaves:
-                leaf = path.rsplit(".", 1)[-1]
-                if planned and re.search(rf'"{re.escape(leaf)}"\s*:', unit.text):
-                    continue  # a planned write's argument for this field: its new value
+                leaf = re.escape(path.rsplit(".", 1)[-1])
+                field = unit.kind == "field" and re.match(rf"{leaf}\s*:", unit.text)
+                if planned and (field or re.search(rf'"{leaf}"\s*:', unit.text)):
+                    continue
                 bound: Binding | None = None
                 if explicit is not None:
                     if (explicit["id"], explicit["path"]) != (target, path):

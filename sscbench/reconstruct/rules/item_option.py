@@ -40,11 +40,12 @@ OFFER = re.compile(
     r"variants?|alternatives?|choices?|instead|replacement|replac\w*\s+(?:it\s+|them\s+)?with|"
     r"new\s+item|exchang\w*\s+(?:it\s+|them\s+)?(?:for|to|with|into)|switch\w*\s+to|"
     r"upgrad\w*\s+to|swap\w*|cheapest|comes?\s+in|select|choose|pick|prefer|"
-    r"would\s+you\s+like|in\s+exchange|target|desired|requested|wants?)\b"
+    r"would\s+you\s+like|in\s+exchange|target|desired|requested)\b"
 )
 CURRENT = re.compile(
     r"\b(?:current\w*|original\w*|existing|ordered|purchased|bought|received|you\s+have|"
-    r"you\s+own|same|keep\w*|still|old|from\s+your\s+order)\b"
+    r"you\s+own|same|keep\w*|still|old|from\s+your\s+order|currently|(?:going|switch\w*|"
+    r"chang\w*|moving)\s+from)\b"
 )
 _LETTER_SIZES = {
     "xs": ("extra small", "x-small"),
@@ -99,6 +100,16 @@ def _option_cue(option: str, framed: str) -> bool:
     return any(w in text for w in words if len(w) > 2)
 
 
+OWNER_PHRASES = (
+    "the one you have",
+    "the one you have now",
+    "the one you ordered",
+    "the one you bought",
+    "the one you received",
+    "your current one",
+    "like yours",
+)
+"""Phrases that point at an item the customer already has (which one: by narrowing)."""
 NEGATED_BEFORE = re.compile(r"(?:\bnot|\bnon|\bno|\bwithout|n't)[\s-]*(?:\w+[\s-]+){0,1}$")
 SELECTION_CRITERION = re.compile(
     r"\b(?:cheapest|lowest[\s-](?:price|cost)\w*|least\s+expensive|most\s+affordable|"
@@ -218,6 +229,8 @@ class ItemOptionRules(UseRules):
                     weak.add(noun)
                     for owned in (f"your {noun}", f"your current {noun}", f"your original {noun}"):
                         lexicon.setdefault(owned, set()).add(key)
+                for owner in OWNER_PHRASES:
+                    lexicon.setdefault(owner, set()).add(key)
                 for value in (item.get("options") or {}).values():
                     holders.setdefault(" ".join(value_tokens(str(value))), set()).add(key)
             for form in (order_id, order_id.lstrip("#")):

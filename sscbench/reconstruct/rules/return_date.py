@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from sscbench.json_paths import flatten
-from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
+from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.segment import Unit
@@ -162,7 +162,7 @@ class ReturnDateRules(UseRules):
             for flight in data.get("flights") or []:
                 if isinstance(flight, dict):
                     holders.setdefault(str(flight.get("date")), set()).add(other)
-        year = int(pairs[0][2][:4])
+        year, month = int(pairs[0][2][:4]), int(pairs[0][2][5:7])
         injected = {vp for _, _, vp in pairs}
         true = {v for _, v, _ in pairs}
 
@@ -180,11 +180,23 @@ class ReturnDateRules(UseRules):
             found: list[ValueMention] = []
             cue = explicit is not None or role(unit)
             low = fold(unit.text)
-            for m in find_dates(unit.text, year):
+            shift_said = RELATIVE_SHIFT.search(low) is not None
+            for m in find_dates(unit.text, year, month):
                 leg = _leg(low, m.start, return_numbers, outbound_numbers)
                 if leg == "outbound":
                     continue  # the date of another leg of the trip
                 which = _which(m, injected, true, cue if leg is None else True)
+                # "moving your return back a day would put it on Friday the 17th":
+                # a date shifted from the (believed) return date.
+                if (
+                    which is None
+                    and shift_said
+                    and cue
+                    and m.form == "full"
+                    and _near(m.value, injected)
+                    and not _near(m.value, true)
+                ):
+                    which = "v_prime"
                 if which is None:
                     continue
                 weak = m.form != "full"
@@ -321,7 +333,7 @@ def _flown_by_other(view: RunView, step: int, rid: str, route: tuple[Any, Any], 
 
 RELATIVE_SHIFT = re.compile(
     r"\b(?:(?:one|a|two|three|\d)\s+days?\s+(?:later|earlier|after|before|sooner|back|"
-    r"forward)|next\s+day|day\s+(?:after|before)|push\w*\s+(?:it\s+|that\s+)?(?:back|out)|"
+    r"forward)|(?:back|forward|later|earlier|up)\s+(?:by\s+)?(?:one|a|two|three|\d)\s+days?|next\s+day|day\s+(?:after|before)|push\w*\s+(?:it\s+|that\s+)?(?:back|out)|"
     r"move\w*\s+(?:it\s+|that\s+)?(?:up|back|forward|later|earlier)|postpon\w*|"
     r"delay\w*\s+by|extend\w*\s+by)\b"
 )
@@ -335,6 +347,11 @@ def _relative_shift_said(view: RunView, step: int) -> bool:
         for e in view.history.events
         if e.step < step
     )
+
+
+def _near(day: str, dates: set[str], most: int = 3) -> bool:
+    """Is ``day`` a few days (not zero) from one of ``dates``?"""
+    return any(_shifted(day, d, most) for d in dates)
 
 
 def _shifted(day: Any, base: str, most: int = 3) -> bool:
@@ -389,7 +406,7 @@ def _leg(low: str, start: int, back: set[str], out: set[str]) -> str | None:
     """The leg a date belongs to: the nearest flight number or leg word before it, within
     the clause ("HAT188 EWR→IAH on May 28, returning HAT207 … on May 26")."""
     window = low[max(0, start - 60) : start]
-    clause = re.split(r"[.;!?,()]|\s[-–—]\s|\bso\b|\bbut\b", window)[-1]
+    clause = CLAUSE_BREAK.split(window)[-1]
     best: tuple[int, str] | None = None
     for number in back | out:
         at = clause.rfind(number)

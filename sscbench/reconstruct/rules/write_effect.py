@@ -24,7 +24,7 @@ from typing import Any
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
-from sscbench.reconstruct.binding import RESERVATION_ID, RefIndex
+from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, outermost
 from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
@@ -45,7 +45,7 @@ from sscbench.reconstruct.rules.return_date import (
     seen_flight_numbers,
 )
 from sscbench.reconstruct.segment import Unit
-from sscbench.reconstruct.stance import PLAN
+from sscbench.reconstruct.stance import DOUBT, INCONSISTENT, PLAN
 from sscbench.reconstruct.values import Mention, find_dates, find_money, fold, money_key
 from sscbench.runs.events import AgentToolCall
 
@@ -69,9 +69,15 @@ COMPLETION = re.compile(
 )
 REQUEST = re.compile(
     r"\b(?:please|kindly|need\s+to|needs\s+to|should|must|can\s+you|could\s+you|would\s+you|"
+    r"expected|expecting|would\s+be|due|pending|estimated|"
     r"asks?\s+(?:to|for|us)|wants?\s+(?:to|a))\b"
 )
 """A request for the change (to a colleague, in a hand-off): not a claim that it happened."""
+COLLECTIVE = re.compile(
+    r"\b(?:all|both|every(?:thing)?|each|reservations|bookings|itineraries|trips|changes|"
+    r"updates|them|those)\b"
+)
+"""A claim about all the changes made ("the updated itineraries", "both are done")."""
 WRITES = frozenset(WRITE_FIELDS) | {"book_reservation", "send_certificate"}
 STATED_LEAVES = (
     "flight_number",
@@ -271,18 +277,25 @@ class WriteEffectRules(UseRules):
                 return True
         return False
 
-    def _other_write_between(self, view: RunView, step: int) -> bool:
-        """Did another write happen between the payload and ``step``?"""
-        request = view.contract.target.logical_request or {}
+    def _other_writes_between(self, view: RunView, step: int) -> tuple[bool, bool]:
+        """Between the payload and ``step``: was there a write on another entity, and was
+        there one of the same kind as the request on another reservation (which a bare
+        "that one's cancelled" could equally be about)?"""
+        c = view.contract
+        request = c.target.logical_request or {}
+        elsewhere = same_kind = False
         for call in view.history.tool_calls():
             if not (view.t_f < call.step < step) or call.name not in WRITES:
                 continue
-            same = call.name == request.get("tool") and arguments_match(
+            if call.name == request.get("tool") and arguments_match(
                 call.arguments, request.get("match", {})
-            )
-            if not same:
-                return True
-        return False
+            ):
+                continue
+            if call.arguments.get("reservation_id") == c.target.entity_id:
+                continue  # the same reservation: "All set!" covers every change to it
+            elsewhere = True
+            same_kind = same_kind or call.name == request.get("tool")
+        return elsewhere, same_kind
 
     def model(self, view: RunView, step: int) -> FactModel:
         """References: reservation ids and flight numbers; values: the claimed leaves, the
@@ -302,7 +315,8 @@ class WriteEffectRules(UseRules):
         other_subjects = re.compile(
             r"\b(?:" + "|".join(s for t, s in SUBJECTS.items() if t != tool) + r")\b"
         )
-        adjacent = not self._other_write_between(view, step)
+        elsewhere_write, same_kind = self._other_writes_between(view, step)
+        adjacent = not elsewhere_write
         index = RefIndex(
             lexicon,
             weak=flight_numbers(records) - claimed_numbers,
@@ -374,14 +388,25 @@ class WriteEffectRules(UseRules):
                 # "changed from HAT227 to HAT110": the old value is the contrast, the new
                 # one what the unit asserts.
                 found = [vm for vm in found if vm.which == "v_prime"]
+            doubted = any(
+                INCONSISTENT.search(t) or DOUBT.search(t) for t in (low, fold(unit.message))
+            )
             for m in find_money(unit.text):
-                if m.value in amounts and not REQUEST.search(low[max(0, m.start - 60) : m.start]):
+                if (
+                    m.value in amounts
+                    and not doubted
+                    and not REQUEST.search(low[max(0, m.start - 60) : m.start])
+                ):
                     found.append(
                         ValueMention(
                             m, "v_prime", "amount implied by the claimed change", needs_binding=True
                         )
                     )
             claim = COMPLETION.search(low)
+            if claim is None and not found:
+                # "the cancellation isn't showing", "it still shows active": a statement that
+                # the change did not happen is about it too (and flags it).
+                claim = INCONSISTENT.search(low)
             if claim is not None and not found and not PLAN.search(low[: claim.start()]):
                 about = subject.search(fold(unit.framed)) is not None
                 elsewhere = other_subjects.search(low) is not None
@@ -391,12 +416,14 @@ class WriteEffectRules(UseRules):
                     named = {e for group, _, _ in index.find(unit.framed) for e in group}
                     if about and named and rid not in named:
                         return found  # a claim about another reservation
+                    collective = COLLECTIVE.search(low) is not None
+                    unnamed: Binding = "ambiguous" if same_kind and not collective else "target"
                     found.append(
                         ValueMention(
                             m,
                             "v_prime",
                             f"effect of {tool}",
-                            bound="target" if about and not named else None,
+                            bound=unnamed if about and not named else None,
                             needs_binding=not about and not adjacent,
                         )
                     )
