@@ -140,13 +140,22 @@ def nearest(
         return inside[0][0]  # the value is itself a reference (a flight number)
     before = [r for r in refs if r[2] <= start]
     after = [r for r in refs if r[1] >= end]
-    if (
-        before
-        and after
-        and (after[0][1] - end) + 8 < (start - before[-1][2])
-        and not re.search(r"[a-z]", fold(text[end : after[0][1]]))
-    ):
-        return after[0][0]
+    if before and after:
+        gap_after, gap_before = text[end : after[0][1]], text[before[-1][2] : start]
+        apposition = (after[0][1] - end) + 8 < (start - before[-1][2]) and not re.search(
+            r"[a-z]", fold(gap_after)
+        )
+        # "… ($100) → cert $250 + …", "…, and a travel certificate, gift_card_…": a
+        # reference right after the value, with a break (punctuation, an arrow, the next
+        # conjunct) between the value and the one before it.
+        attached = (
+            re.fullmatch(r"\s?", gap_after) is not None and re.search(r"[^\w\s]", gap_before)
+        ) or (
+            re.fullmatch(r"[\s,:(-]{0,3}", gap_after) is not None
+            and re.search(r"\b(?:and|or|plus)\b|;", fold(gap_before)) is not None
+        )
+        if apposition or attached:
+            return after[0][0]
     if before:
         return before[-1][0]
     # With nothing before, a reference after the value names it only within the same

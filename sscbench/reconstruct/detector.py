@@ -132,11 +132,17 @@ def detect(
 ) -> list[Use]:
     """Uses of the fact in one agent text (a message or a hand-off summary)."""
     units = segment(text)
+    found = [outermost(model.find(unit)) for unit in units]
+    user_says_true = any(
+        vm.which == "v" and USER_SOURCE.search(fold(unit.text)[: vm.mention.start][-80:])
+        for unit, mentions in zip(units, found, strict=True)
+        for vm in mentions
+    )
     uses: list[Use] = []
-    for unit in units:
+    for unit, mentions in zip(units, found, strict=True):
         decided: list[tuple[ValueMention, Stance]] = []
         undecided: list[ValueMention] = []
-        for vm in outermost(model.find(unit)):
+        for vm in mentions:
             binding = _resolve(model, units, unit, vm, focus)
             if binding == "other":
                 continue
@@ -147,8 +153,13 @@ def detect(
             if (
                 stance == "assert"
                 and vm.which == "v_prime"
-                and _reported_and_checked(units, unit, vm.mention)
+                and (
+                    _reported_and_checked(units, unit, vm.mention)
+                    or (user_says_true and _reported(unit, vm.mention))
+                )
             ):
+                # Quoted to check it, or set against what the user says ("the record lists
+                # May 11; the user says he returns May 21"): a discrepancy, not reliance.
                 stance = "verify"
             if stance == "plan" and not model.effect:
                 continue  # the value a change will set, not a use of the current one
@@ -188,13 +199,29 @@ def outermost(found: list[ValueMention]) -> list[ValueMention]:
 
 REPORTED = re.compile(
     r"\b(?:says?|said|shows?|showing|shown|lists?|listed|reads?|states?|indicates?|labell?ed|"
-    r"labels?|marked|marks|recorded|records|appears?|displays?|has\s+(?:it|you|this)|"
+    r"labels?|marked|marks|tags?|tagged|classif(?:y|ies|ied)|categori[sz](?:es|ed)|files?|"
+    r"filed|recorded|records|appears?|displays?|has\s+(?:it|you|this)|"
     r"calls?\s+it|according\s+to|returned|came\s+back|reports?|reported|claims?|"
     r"responded|on\s+(?:record|file|profile)|in\s+(?:the\s+)?(?:record|system|profile)|"
     r"recorded\s+\w+|\w+\s+on\s+record)\b[^.;!?]{0,60}$"
 )
 """Reported speech before a value: the text attributes the value to a record or source."""
 CONTRAST = re.compile(r"\b(?:but|however|although|though|whereas|yet|while|instead)\b")
+
+
+USER_SOURCE = re.compile(
+    r"\b(?:(?:the\s+)?(?:user|customer|passenger|caller|client|traveler|traveller)|he|she|"
+    r"they|you)\s+(?:says?|said|states?|stated|mentions?|mentioned|claims?|insists?|"
+    r"confirms?|confirmed|reports?|told\s+(?:me|us)|tells\s+(?:me|us))\b[^.;!?]{0,60}$"
+    r"|\b(?:per|according\s+to)\s+(?:you|the\s+(?:user|customer))\b[^.;!?]{0,40}$"
+)
+"""A value attributed to the user rather than to a record."""
+
+
+def _reported(unit: Unit, mention: Mention) -> bool:
+    """Is the value attributed to a record or source ("the record lists …")?"""
+    low = fold(unit.text)
+    return REPORTED.search(low[max(0, mention.start - 80) : mention.start]) is not None
 
 
 def _reported_and_checked(units: Sequence[Unit], unit: Unit, mention: Mention) -> bool:

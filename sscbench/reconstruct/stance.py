@@ -33,6 +33,7 @@ DOUBT = re.compile(
     r"i\s+(?:doubt|question)|(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be\s+(?:right|"
     r"correct|accurate|true|the\s+case|your|possible|valid|real|that|it)\b|"
     r"must\s+be\s+(?:a|an)\s+(?:error|mistake|typo)|"
+    r"(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?be(?=\s*(?:[.!;]|$))|"
     r"(?:can'?t|cannot|couldn'?t)\s+(?:possibly\s+)?(?:come|be|happen|leave|depart|fly|return)"
     r"\s+(?:before|after|earlier|later)|"
     r"something'?s\s+(?:off|wrong|not\s+right)|something\s+is\s+(?:off|wrong|not\s+right))\b"
@@ -75,6 +76,9 @@ CONDITION = re.compile(
     r"(?:(?!\byou\b)[^,;.])*?\b(?:is|was|are|were|falls?\s+on|lands?\s+on|really|indeed)\b"
     r"[^,;.]*$"
 )
+IF_BEFORE = re.compile(r"\b(?:if|unless|assuming|supposing|suppose)\s+(?:\S+\s+){0,2}$")
+COPULA_AFTER = re.compile(r"^\S{0,3}\s*(?:is|was|were|are|'s|really|actually|holds?|applies)\b")
+"""A condition on the value itself: "if 5/11 were real", "if May 16 is right"."""
 NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never|no\s+longer|neither|nor)\s+"
     r"(?:(?:a|an|the|on|for|in|at|your|its|really|actually)\s+){0,2}"
@@ -149,7 +153,9 @@ def stance_of(text: str, start: int, end: int) -> Stance:
     question = "?" in low[start:] or low.rstrip().endswith("?")
     if question and VERIFY.search(low) and not ACTION_REQUEST.search(low):
         return "verify"
-    if CONDITION.search(low[:start]):
+    if CONDITION.search(low[:start]) or (
+        IF_BEFORE.search(low[:start]) and COPULA_AFTER.match(low[end:])
+    ):
         return "condition"
     if SETTING.search(low[max(0, start - 80) : start]):
         return "plan"

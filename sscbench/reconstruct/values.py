@@ -182,7 +182,7 @@ def weekday_of(iso: str) -> str:
 # -- money ----------------------------------------------------------------------------------
 
 _MONEY = re.compile(
-    r"(?:\$|usd\s?)\s?(?P<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<c>\d{1,2}))?"
+    r"(?:\$|usd\s?)\s?(?P<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<c>\d{1,3}))?(?P<k>k\b)?"
     r"|\b(?P<b>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<d>\d{1,2}))?\s?(?:dollars|usd)\b"
 )
 
@@ -193,13 +193,18 @@ def money_key(amount: float) -> str:
 
 
 def find_money(text: str) -> list[Mention]:
-    """Amounts of money: "$1,234.50", "USD 150", "150 dollars"."""
+    """Amounts of money: "$1,234.50", "USD 150", "150 dollars", "$1.2k"."""
     low = fold(text)
     out = []
     for m in _MONEY.finditer(low):
         whole = (m["a"] or m["b"]).replace(",", "")
-        cents = m["c"] or m["d"] or "0"
-        amount = int(whole) + int(cents.ljust(2, "0")) / 100
+        fraction = m["c"] or m["d"] or "0"
+        if m["k"]:
+            amount = float(f"{whole}.{fraction}") * 1000
+        elif len(fraction) > 2:
+            continue  # "$1.234" is not an amount of money
+        else:
+            amount = int(whole) + int(fraction.ljust(2, "0")) / 100
         out.append(Mention(money_key(amount), m.start(), m.end(), "full"))
     return out
 

@@ -39,6 +39,7 @@ from build_fixtures import RunBuilder  # noqa: E402
 from heldout_common import (  # noqa: E402
     AMBIGUOUS,
     BARE_CLAIM,
+    BLIND_VOICES,
     CLAIM_AFTER_READ,
     NO_USE,
     NONE,
@@ -47,7 +48,6 @@ from heldout_common import (  # noqa: E402
     SHARED_VALUE,
     TOOL_FIRST,
     UNDECIDABLE,
-    BLIND_VOICES,
     VOICES,
     Heldout,
 )

@@ -71,6 +71,9 @@ RETURN_DATE = [
     (USES, "Something's off: the return date (May 18) comes before your departure."),
     (USES, "That doesn't add up — a return on May 18?"),
     (USES, "Your return flight HAT290 is on May 20."),
+    (USES, "If 5/18 were right, you'd be home before you even left."),
+    (USES, "Our system lists your return as May 18; you told me you fly back on the 20th."),
+    (USES, "GV1N64: the return is tagged May 18, but the outbound is May 19, so it can't be."),
     (NOTHING, "I have your reservation GV1N64 open. What would you like to change?"),
     (NOTHING, "The outbound flight HAT003 leaves on May 19."),
     (NOTHING, "Flights on other days are also available."),
@@ -92,6 +95,9 @@ PAY_SOURCE = [
         "gift_card_1642017 as a gift card.",
     ),
     (USES, "gift_card_1642017 is a gift card."),
+    (RELIES, "Cert 1642017 covers $100 of the fare."),
+    (NOTHING, "GC 1642017 → $100 used, $28 left."),  # its own id, abbreviated
+    (USES, "Your profile tags gift_card_1642017 as a certificate, but the id says gift card."),
     (NOTHING, "We can issue a travel certificate as compensation for the delay."),
     (NOTHING, "Do you have any other gift cards you would like to use?"),
 ]
@@ -122,6 +128,8 @@ WRITE_EFFECT = [
     (RELIES, "Your bags have been added to the reservation."),
     (RELIES, "Bags added."),
     (RELIES, "You're all set."),
+    (RELIES, "The bag update was successful."),
+    (USES, "The bag update came back as successful, but let me make sure it was really applied."),
     (USES, "Hmm, the reservation still shows 0 checked bags — the update didn't go through."),
     (NOTHING, "Let me double-check that the bags were added."),
     (NOTHING, "Is there anything else I can help you with?"),

@@ -189,6 +189,36 @@ def _class_noun(low: str, start: int, end: int, option: set[str]) -> bool:
     return OWNED_BEFORE.search(low[max(0, start - 30) : start]) is None
 
 
+ARROW = re.compile(r"\s*(?:→|->|=>|⟶)\s*|\s+(?:to|into|for)\s+")
+
+
+def _successors(view: RunView, step: int, oid: str, item_id: str) -> set[str]:
+    """Items that replaced (or were requested to replace) the ordered item before ``step``."""
+    out: set[str] = set()
+    for call in view.history.tool_calls():
+        if call.step >= step or call.name not in ITEM_TOOLS:
+            continue
+        old, new = call.arguments.get("item_ids"), call.arguments.get("new_item_ids")
+        if call.arguments.get("order_id") != oid or not isinstance(old, list):
+            continue
+        if isinstance(new, list) and item_id in old and old.index(item_id) < len(new):
+            out.add(str(new[old.index(item_id)]))
+    return out
+
+
+def _replaced_side(text: str, end: int, successors: set[str]) -> bool:
+    """Is the value on the "from" side of "old → new (successor id)"? The successor's id
+    names the new item; the value before the arrow describes the one it replaced."""
+    if not successors:
+        return False
+    rest = text[end : end + 120]
+    arrow = ARROW.search(rest[:40])
+    if arrow is None or re.search(r"[.;!?\n]", rest[: arrow.start()]):
+        return False
+    after = re.split(r"[.;!?\n]", rest[arrow.end() :], maxsplit=1)[0]
+    return any(s in after for s in successors)
+
+
 class ItemOptionRules(UseRules):
     """One option of one ordered item."""
 
@@ -240,6 +270,7 @@ class ItemOptionRules(UseRules):
             if variant_id not in ordered:
                 lexicon.setdefault(variant_id, set()).add(f"variant/{variant_id}")
         path = view.contract.target.paths[0]
+        successors = _successors(view, step, oid, item_id)
 
         def find(unit: Unit) -> list[ValueMention]:
             explicit = record_phrase(unit)
@@ -255,12 +286,15 @@ class ItemOptionRules(UseRules):
                 if which == "v" and value == vp:
                     continue
                 for m in option_mentions(unit, option, value):
+                    here = bound
+                    if here is None and _replaced_side(unit.text, m.end, successors):
+                        here = "target"
                     found.append(
                         ValueMention(
                             m,
                             which,
                             f"{option} of item {item_id}",
-                            bound=bound,
+                            bound=here,
                             needs_binding=which == "v",
                         )
                     )

@@ -12,6 +12,7 @@ of the two categories forbids it (certificates cannot pay for changes).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from sscbench.reconstruct.binding import PAYMENT_ID as BINDING_PAYMENT_ID
@@ -19,14 +20,19 @@ from sscbench.reconstruct.binding import Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.rules.base import value_pairs as _pairs
+from sscbench.reconstruct.rules.pay_aggregates import Readings
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_category, fold
 from sscbench.runs.events import AgentToolCall
 
 UPDATE_TOOLS = ("update_reservation_flights", "update_reservation_baggages")
 PAYMENT_ID = re.compile(
-    r"(?:credit[\s-]?card|gift[\s-]?card|certificate|paypal)[\s-]?\d{4,}", re.IGNORECASE
+    r"\b(?P<prefix>credit[\s-]?card|gift[\s-]?card|certificate|paypal|gc|certs?|cc)"
+    r"[\s#-]?(?P<digits>\d{4,})",
+    re.IGNORECASE,
 )
+"""A method's identifier, whole or clipped ("gift card 8190333", "GC 4856383")."""
+_PREFIX = {"credit": "credit_card", "cc": "credit_card", "gift": "gift_card", "gc": "gift_card"}
 
 
 DEFINITE = re.compile(
@@ -126,10 +132,24 @@ def payment_methods(view: RunView, step: int) -> dict[str, dict[str, Any]]:
     return out
 
 
-def masked(text: str) -> str:
-    """``text`` with payment identifiers blanked out (same length)."""
+def _prefix_category(prefix: str) -> str:
+    word = fold(prefix).split()[0] if " " in fold(prefix) else fold(prefix)
+    return _PREFIX.get(word, "certificate" if word.startswith("cert") else word)
+
+
+def masked(text: str, prefixes: Mapping[str, str] | None = None) -> str:
+    """``text`` with payment identifiers blanked out (same length). An id re-typed with a
+    category word other than its own ("GC 4856383" for ``certificate_4856383``, given
+    ``prefixes``: digits → category) keeps the word: the agent states that category."""
     folded = fold(text)
-    return PAYMENT_ID.sub(lambda m: " " * len(m.group(0)), folded)
+
+    def blank(m: re.Match[str]) -> str:
+        own = (prefixes or {}).get(m["digits"])
+        if own is not None and _prefix_category(m["prefix"]) != own:
+            return m.group(0)[: m.start("digits") - m.start()] + " " * len(m["digits"])
+        return " " * len(m.group(0))
+
+    return PAYMENT_ID.sub(blank, folded)
 
 
 class PaySourceRules(UseRules):
@@ -154,7 +174,14 @@ class PaySourceRules(UseRules):
                     lexicon.setdefault(form, set()).add(other)
             holders.setdefault(str(method.get("source")), set()).add(other)
         v, vp = str(c.authoritative_value), str(c.injected_value)
+        prefixes: dict[str, str] = {}
+        for other in methods:
+            category, _, digits = other.rpartition("_")
+            if digits.isdigit() and len(digits) >= 4:
+                prefixes[digits] = category
+                lexicon.setdefault(digits, set()).add(other)  # "GC 4856383", "cert 7504069"
         index = RefIndex(lexicon, shapes=(BINDING_PAYMENT_ID,))
+        readings = Readings(methods, pid, v, vp)
 
         def find(unit: Unit) -> list[ValueMention]:
             explicit = record_phrase(unit)
@@ -163,7 +190,7 @@ class PaySourceRules(UseRules):
                 if explicit["path"] != c.target.paths[0]:
                     return []
                 bound = "target"
-            text = masked(unit.text)
+            text = masked(unit.text, prefixes)
             named = bound is not None or PAYMENT_ID.search(fold(unit.text)) is not None
             found = []
             for which, category in _pairs(vp, v):
@@ -192,6 +219,8 @@ class PaySourceRules(UseRules):
                             needs_binding=which == "v",
                         )
                     )
+            if bound is None:
+                found.extend(readings.in_unit(unit))
             if not found and bound is None:
                 found.extend(_heading(unit, pid, v, vp))
             if not found and bound is None:
@@ -238,6 +267,8 @@ class PaySourceRules(UseRules):
         """Paying a change with the method is a use when exactly one category forbids it."""
         c = view.contract
         pid = c.refutation.params["payment_id"]
+        if call.name == "calculate":
+            return self._sum(view, call, pid)
         if call.name not in UPDATE_TOOLS or call.arguments.get("payment_id") != pid:
             return []
         v, v_prime = c.authoritative_value, c.injected_value
@@ -253,6 +284,27 @@ class PaySourceRules(UseRules):
                 "call",
                 f"pays {call.name} with {pid}, which only a "
                 f"{v_prime if erroneous else v} would allow",
+            )
+        ]
+
+    def _sum(self, view: RunView, call: AgentToolCall, pid: str) -> list[Use]:
+        """A sum of exactly one category's balances under one reading of the category."""
+        c = view.contract
+        v, vp = str(c.authoritative_value), str(c.injected_value)
+        readings = Readings(payment_methods(view, call.step), pid, v, vp)
+        which = readings.of_sum(str(call.arguments.get("expression", "")))
+        if which is None:
+            return []
+        erroneous = which == "v_prime" and not c.control
+        category = vp if which == "v_prime" else v
+        return [
+            Use(
+                call.step,
+                "dependent_use",
+                erroneous,
+                None,
+                "call",
+                f"sums the {category} balances counting {pid} as a {category}",
             )
         ]
 

@@ -19,6 +19,7 @@ from typing import Any
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
+from sscbench.reconstruct.rules.airline_policy import policy_now
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
@@ -147,16 +148,21 @@ class ReturnDateRules(UseRules):
         lexicon = reservation_lexicon(records, known_ids(view, step) | {rid})
         pairs = self._pairs(view)
         record = records.get(rid) or {}
-        flights = record.get("flights") or []
         indexes = [int(p.split(".")[1]) for p, _, _ in pairs]
-        return_numbers = {
-            fold(str(flights[i].get("flight_number")))
-            for i in indexes
-            if i < len(flights) and isinstance(flights[i], dict)
-        }
-        outbound = [f for i, f in enumerate(flights) if i not in indexes and isinstance(f, dict)]
-        outbound_numbers = {fold(str(f.get("flight_number"))) for f in outbound}
-        first_out = next((str(f.get("date")) for f in outbound), None)
+        # Legs as the faulted record showed them and as the latest record shows them (a
+        # flight change may have renumbered the segments).
+        faulted = reservations(view, view.t_f + 1).get(rid) or {}
+        return_numbers: set[str] = set()
+        outbound: list[dict[str, Any]] = []
+        for rec in (faulted, record):
+            ret, out = _split_legs(rec, indexes)
+            return_numbers |= {fold(str(f.get("flight_number"))) for f in ret}
+            outbound += out
+        outbound_numbers = {fold(str(f.get("flight_number"))) for f in outbound} - return_numbers
+        first_out = next(
+            (str(f.get("date")) for f in _split_legs(record, indexes)[1]),
+            None,
+        )
         holders: dict[str, set[str]] = {}
         for other, data in records.items():
             for flight in data.get("flights") or []:
@@ -212,6 +218,8 @@ class ReturnDateRules(UseRules):
                 )
             if first_out is not None and not found:
                 found.extend(_derived(unit, first_out, min(injected), min(true)))
+            if not found:
+                found.extend(_timing(unit, max(injected), max(true)))
             return found
 
         return FactModel(
@@ -310,6 +318,24 @@ class ReturnDateRules(UseRules):
                         )
                     )
         return out[:1]
+
+
+def _split_legs(
+    record: dict[str, Any], indexes: list[int]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(return segments, outbound segments) of a reservation record: by the fact's segment
+    indexes while they exist, else from the first segment leaving the destination."""
+    flights = [f for f in record.get("flights") or [] if isinstance(f, dict)]
+    if flights and all(i < len(flights) for i in indexes):
+        chosen = set(indexes)
+    else:
+        turn = next(
+            (i for i, f in enumerate(flights) if f.get("origin") == record.get("destination")),
+            len(flights),
+        )
+        chosen = set(range(turn, len(flights)))
+    ret = [f for i, f in enumerate(flights) if i in chosen]
+    return ret, [f for i, f in enumerate(flights) if i not in chosen]
 
 
 def _flown_by_other(view: RunView, step: int, rid: str, route: tuple[Any, Any], day: Any) -> bool:
@@ -465,6 +491,54 @@ def _derived(unit: Unit, first_out: str, injected: str, true: str) -> list[Value
             add(m.start(), m.end(), "v_prime", "return date relative to the outbound")
         elif signed == delta_v != delta_vp:
             add(m.start(), m.end(), "v", "return date relative to the outbound")
+    return found
+
+
+_PAST = re.compile(
+    r"\b(?:(?:all|both)\s+(?:of\s+)?(?:its|the|your|these|those|their)?\s*(?:flights|legs|"
+    r"segments|directions)\b[^.;!?]{0,40}?\b(?:have|has|are|were)\s+(?:all\s+)?(?:already\s+)?"
+    r"(?:departed|flown|been\s+flown|taken\s+off|completed|behind|in\s+the\s+past|over|"
+    r"done|used)"
+    r"|(?:trip|journey|travel|return(?:\s+(?:flight|leg|trip|segment)s?)?|flights?\s+back|"
+    r"way\s+back|(?:whole|entire)\s+(?:trip|itinerary|reservation|booking))\s+(?:is|are|was|"
+    r"were|has|have)\s+(?:already\s+)?(?:been\s+)?(?:behind|over|completed?|done|in\s+the\s+"
+    r"past|flown|departed|taken\s+place|happened|past|used)"
+    r"|already\s+(?:flown\s+(?:back|home)|returned|come\s+back|flew\s+back|travell?ed)"
+    r"|no\s+(?:upcoming|remaining|future|unflown)\s+(?:segments?|flights?|legs?|travel))\b"
+)
+"""The return (or the whole trip) said to lie in the past."""
+_FUTURE = re.compile(
+    r"\b(?:(?:return(?:\s+(?:flight|leg|trip|segment)s?)?|flights?\s+back|way\s+back)\s+"
+    r"(?:is|are)\s+(?:still\s+)?(?:upcoming|ahead(?:\s+of\s+you)?|in\s+the\s+future|yet\s+to"
+    r"\s+(?:come|depart|fly))"
+    r"|(?:return|flights?\s+back)\s+(?:has|have)(?:n'?t|\s+not)\s+(?:departed|flown|happened)"
+    r"\s+yet)\b"
+)
+"""The return said to lie ahead."""
+
+
+def _timing(unit: Unit, injected: str, true: str) -> list[ValueMention]:
+    """The return placed in the past or the future ("both directions are already behind
+    us"): derived from the return date against the policy's current date, when the injected
+    and the true date fall on different sides of it."""
+    now = policy_now()
+    if now is None:
+        return []
+    today = now.date().isoformat()
+    if (injected < today) == (true < today) or today in (injected, true):
+        return []
+    low = fold(unit.text)
+    past: Which = "v_prime" if injected < today else "v"
+    future: Which = "v" if past == "v_prime" else "v_prime"
+    found = []
+    patterns: tuple[tuple[re.Pattern[str], Which, str], ...] = (
+        (_PAST, past, "return in the past (from the return date)"),
+        (_FUTURE, future, "return still ahead (from the return date)"),
+    )
+    for pattern, which, label in patterns:
+        for m in pattern.finditer(low):
+            mention = Mention(low[m.start() : m.end()], m.start(), m.end(), "derived")
+            found.append(ValueMention(mention, which, label, decisive=False, needs_binding=True))
     return found
 
 
