@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from sscbench.reconstruct.segment import Unit
@@ -59,7 +59,7 @@ class RefIndex:
         shapes: Iterable[re.Pattern[str]] = (),
         ignore: Iterable[str] = (),
     ) -> None:
-        self.lexicon = {fold(k).strip(): frozenset(v) for k, v in lexicon.items() if k.strip()}
+        self._raw = lexicon
         self.weak = frozenset(fold(w).strip() for w in weak)
         """Forms that name an entity only in passing (a flight number many reservations
         share): used only when a unit has no stronger reference."""
@@ -68,7 +68,17 @@ class RefIndex:
         showed still names *some other* entity."""
         self.ignore = frozenset(fold(i) for i in ignore)
         """Tokens that look like ids but are known to be something else (flight numbers)."""
-        self._pattern = _alternation(tuple(sorted(self.lexicon, key=lambda f: (-len(f), f))))
+
+    # Built on first use: a fact model is rebuilt whenever a record arrives, and many are
+    # never asked to find a reference.
+    @cached_property
+    def lexicon(self) -> dict[str, frozenset[str]]:
+        """Folded surface form → the entities it names."""
+        return {fold(k).strip(): frozenset(v) for k, v in self._raw.items() if k.strip()}
+
+    @cached_property
+    def _pattern(self) -> re.Pattern[str]:
+        return _alternation(frozenset(self.lexicon))
 
     def find(self, text: str, strong_only: bool = False) -> list[tuple[frozenset[str], int, int]]:
         """(entities, start, end) for each reference in ``text``, in order; weak forms only
@@ -105,11 +115,12 @@ class Bound:
 
 
 @lru_cache(maxsize=4096)
-def _alternation(forms: tuple[str, ...]) -> re.Pattern[str]:
+def _alternation(forms: frozenset[str]) -> re.Pattern[str]:
     """One pattern matching any of ``forms`` as a whole token (longest first)."""
     if not forms:
         return re.compile(r"(?!x)x")
-    return re.compile(r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in forms) + r")(?!\w)")
+    ordered = sorted(forms, key=lambda f: (-len(f), f))
+    return re.compile(r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in ordered) + r")(?!\w)")
 
 
 def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:

@@ -133,6 +133,7 @@ def test_sums_of_a_categorys_balances(expression: str, which: str | None) -> Non
         ("You have two certificates on file.", ["v_prime"]),
         ("You can apply one certificate per reservation.", []),  # a rule, not a count
         ("From what's on file you can use at most two certificates.", []),
+        ("On file: only one credit card or one certificate can be used.", []),
         ("You have 1 gift card? No: two certificates per booking is the limit.", []),
         (
             "You have two certificates on file, but only one certificate per reservation.",

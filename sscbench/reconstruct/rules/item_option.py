@@ -14,6 +14,7 @@ asked for that value, in which case the choice follows the request, not the fact
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from sscbench.reconstruct.binding import ITEM_ID, ORDER_ID, Binding, RefIndex
@@ -94,6 +95,7 @@ def _nouns(name: str) -> set[str]:
     return forms | {f + "s" for f in forms} | {f + "es" for f in forms if f.endswith(("sh", "ch"))}
 
 
+@lru_cache(maxsize=8192)
 def _option_cue(option: str, framed: str) -> bool:
     words = [stem(w) for w in re.findall(r"[a-z]+", fold(option))]
     text = {stem(w) for w in re.findall(r"[a-z]+", fold(framed))}
@@ -138,17 +140,22 @@ def _offer(unit: Unit) -> bool:
 
 def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> list[Mention]:
     """Mentions of one option value in a unit, in the forms the value takes."""
-    text = unit.text
+    return list(_option_mentions(unit.text, unit.framed, option, value, year))
+
+
+@lru_cache(maxsize=16384)
+def _option_mentions(
+    text: str, framed: str, option: str, value: str, year: int
+) -> tuple[Mention, ...]:
     low = value.strip().lower()
-    cue = _option_cue(option, unit.framed)
+    cue = _option_cue(option, framed)
     name = "|".join(re.escape(stem(w)) + r"\w*" for w in re.findall(r"[a-z]+", fold(option)))
     out: list[Mention] = []
     if low == "none" and name:
         pattern = rf"\b(?:no|without|non-?)\s*(?:{name})|\b(?:{name})\s*:?\s*none\b"
-        out += [
+        return tuple(
             Mention(value, m.start(), m.end(), "full") for m in re.finditer(pattern, fold(text))
-        ]
-        return out
+        )
     if low in ("yes", "no") and name:
         phrase = _name_phrase(option)
         folded = fold(text)
@@ -158,7 +165,7 @@ def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> li
             negated = bool(NEGATED_BEFORE.search(before)) or bool(re.match(r"\s*:?\s*no\b", after))
             if negated == (low == "no"):
                 out.append(Mention(value, m.start(), m.end(), "full"))
-        return out
+        return tuple(out)
     forms = [value, *_LETTER_SIZES.get(low, ())]
     for form in forms:
         if short_value(form) and not cue:
@@ -166,11 +173,11 @@ def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> li
         out += find_scalar(text, form, year)
     low_text = fold(text)
     own = {stem(w)[:5] for w in re.findall(r"[a-z]+", fold(option))}
-    return [
+    return tuple(
         Mention(" ".join(value_tokens(value)), m.start, m.end, m.form)
         for m in out
         if not _class_noun(low_text, m.start, m.end, own)
-    ]
+    )
 
 
 CLASS_NOUN = re.compile(r"^[\s-]*(?P<noun>[a-z]+s)\b")

@@ -30,7 +30,10 @@ _HOLDING = re.compile(
 )
 """The count is of the methods the customer holds, not a rule ("one certificate per …")."""
 _LIMIT_BEFORE = re.compile(r"\b(?:only|at\s+most|up\s+to|max\w*(?:\s+of)?|no\s+more\s+than)\s+$")
-_LIMIT_AFTER = re.compile(r"^[^.;!?]{0,30}\bper\s+(?:reservation|booking|trip|order|flight)\b")
+_LIMIT_AFTER = re.compile(
+    r"^[^.;!?]{0,30}\b(?:per\s+(?:reservation|booking|trip|order|flight)|(?:can|may|could)"
+    r"(?:\s+only)?\s+be\s+(?:used|applied|combined|redeemed)|(?:is|are)\s+(?:allowed|permitted))\b"
+)
 _TOTAL = re.compile(
     r"\b(?:total\w*|combined|altogether|in\s+all|sum|together|overall|add(?:s|ing)?\s+up|"
     r"comes?\s+to|across)\b|="

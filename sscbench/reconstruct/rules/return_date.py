@@ -521,13 +521,15 @@ def _timing(unit: Unit, injected: str, true: str) -> list[ValueMention]:
     """The return placed in the past or the future ("both directions are already behind
     us"): derived from the return date against the policy's current date, when the injected
     and the true date fall on different sides of it."""
+    low = fold(unit.text)
+    if _PAST.search(low) is None and _FUTURE.search(low) is None:
+        return []  # (and the policy, which loads the τ² domain, is not needed)
     now = policy_now()
     if now is None:
         return []
     today = now.date().isoformat()
     if (injected < today) == (true < today) or today in (injected, true):
         return []
-    low = fold(unit.text)
     past: Which = "v_prime" if injected < today else "v"
     future: Which = "v" if past == "v_prime" else "v_prime"
     found = []
