@@ -56,6 +56,13 @@ class Use:
     """The unit or argument the use was found in."""
 
 
+def call_use(
+    step: int, erroneous: bool, reason: str, kind: UseKind = "dependent_use", evidence: str = ""
+) -> Use:
+    """A use found in a tool call's arguments (a call carries no stance)."""
+    return Use(step, kind, erroneous, None, "call", reason, evidence)
+
+
 @dataclass(frozen=True)
 class ValueMention:
     """A mention of the fact's true (``v``) or injected (``v′``) value in a unit."""

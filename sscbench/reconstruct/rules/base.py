@@ -23,7 +23,15 @@ from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import Binding, Focus, RefIndex
-from sscbench.reconstruct.detector import FactModel, Source, Use, ValueMention, Which, detect
+from sscbench.reconstruct.detector import (
+    FactModel,
+    Source,
+    Use,
+    ValueMention,
+    Which,
+    call_use,
+    detect,
+)
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import (
     Mention,
@@ -283,23 +291,17 @@ class GenericRules(UseRules):
                     continue  # the write sets this field: the argument is its new value
                 if str(value) == str(vp) and not c.control and vp != v:
                     out.append(
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             True,
-                            None,
-                            "call",
                             f"{call.name} passes the injected {path} as {arg}",
                         )
                     )
                 elif str(value) == str(v):
                     out.append(
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             False,
-                            None,
-                            "call",
                             f"{call.name} passes the true {path} as {arg}",
                         )
                     )

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from sscbench.reconstruct.binding import ITEM_ID, ORDER_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, call_use
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
     RunView,
@@ -334,13 +334,11 @@ class ItemOptionRules(UseRules):
         )
         if not isinstance(variant, dict):
             return [
-                Use(
+                call_use(
                     call.step,
-                    "undecidable",
                     False,
-                    None,
-                    "call",
                     f"no delivered product record shows new item {new[position]}",
+                    kind="undecidable",
                 )
             ]
         value = str((variant.get("options") or {}).get(option))
@@ -350,23 +348,17 @@ class ItemOptionRules(UseRules):
             return []  # the choice follows the user's request or a stated criterion
         if value == vp and not c.control:
             return [
-                Use(
+                call_use(
                     call.step,
-                    "dependent_use",
                     True,
-                    None,
-                    "call",
                     f"new item {new[position]} keeps the injected {option}={value}",
                 )
             ]
         if value == v or (c.control and value == vp):
             return [
-                Use(
+                call_use(
                     call.step,
-                    "dependent_use",
                     False,
-                    None,
-                    "call",
                     f"new item {new[position]} keeps the true {option}={value}",
                 )
             ]

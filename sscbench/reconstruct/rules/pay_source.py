@@ -17,7 +17,7 @@ from typing import Any
 
 from sscbench.reconstruct.binding import PAYMENT_ID as BINDING_PAYMENT_ID
 from sscbench.reconstruct.binding import Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.rules.base import value_pairs as _pairs
 from sscbench.reconstruct.rules.pay_aggregates import Readings
@@ -276,12 +276,9 @@ class PaySourceRules(UseRules):
             return []
         erroneous = v == "certificate" and not c.control
         return [
-            Use(
+            call_use(
                 call.step,
-                "dependent_use",
                 erroneous,
-                None,
-                "call",
                 f"pays {call.name} with {pid}, which only a "
                 f"{v_prime if erroneous else v} would allow",
             )
@@ -298,12 +295,9 @@ class PaySourceRules(UseRules):
         erroneous = which == "v_prime" and not c.control
         category = vp if which == "v_prime" else v
         return [
-            Use(
+            call_use(
                 call.step,
-                "dependent_use",
                 erroneous,
-                None,
-                "call",
                 f"sums the {category} balances counting {pid} as a {category}",
             )
         ]

@@ -18,7 +18,7 @@ from typing import Any
 
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.airline_policy import policy_now
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.segment import Unit
@@ -285,35 +285,26 @@ class ReturnDateRules(UseRules):
                     )
                 ):
                     out.append(
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             True,
-                            None,
-                            "call",
                             f"{call.name} searches {d}, shifted from the injected "
                             f"{path} ({vp}) that no user message named",
                         )
                     )
                 elif d == vp and not c.control:
                     out.append(
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             True,
-                            None,
-                            "call",
                             f"{call.name} uses the injected {path} ({vp})",
                         )
                     )
                 elif d == v or (c.control and d == vp):
                     out.append(
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             False,
-                            None,
-                            "call",
                             f"{call.name} uses the true {path} ({v})",
                         )
                     )

@@ -25,7 +25,7 @@ from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, outermost
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use, outermost
 from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
@@ -490,12 +490,9 @@ class WriteEffectRules(UseRules):
         used = claimed_only & {str(v) for _, v in flatten(call.arguments)}
         if used:
             return [
-                Use(
+                call_use(
                     call.step,
-                    "dependent_use",
                     True,
-                    None,
-                    "call",
                     f"{call.name} acts on claimed {sorted(used)}",
                 )
             ]
@@ -512,23 +509,17 @@ class WriteEffectRules(UseRules):
                 old, new = changed[name]
                 if call.arguments[name] == new:
                     return [
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             True,
-                            None,
-                            "call",
                             f"{call.name} restates the claimed {name}={new}",
                         )
                     ]
                 if call.arguments[name] == old:
                     return [
-                        Use(
+                        call_use(
                             call.step,
-                            "dependent_use",
                             False,
-                            None,
-                            "call",
                             f"{call.name} restates the stored {name}={old}",
                         )
                     ]
@@ -560,23 +551,17 @@ class WriteEffectRules(UseRules):
                 return []
             if paid == as_claimed:
                 return [
-                    Use(
+                    call_use(
                         call.step,
-                        "dependent_use",
                         True,
-                        None,
-                        "call",
                         f"{call.name} charges {paid} bag(s) as the claimed {new} cabin allows",
                     )
                 ]
             if paid == as_stored:
                 return [
-                    Use(
+                    call_use(
                         call.step,
-                        "dependent_use",
                         False,
-                        None,
-                        "call",
                         f"{call.name} charges {paid} bag(s) as the stored {old} cabin allows",
                     )
                 ]
@@ -585,12 +570,9 @@ class WriteEffectRules(UseRules):
             recent = booked_within_a_day(str(record.get("created_at")))
             if recent is False and record.get("insurance") != "yes":
                 return [
-                    Use(
+                    call_use(
                         call.step,
-                        "dependent_use",
                         True,
-                        None,
-                        "call",
                         f"cancels {rid}, which the policy allows here only in the claimed "
                         "business cabin",
                     )
