@@ -1,8 +1,12 @@
 """Who counts: the funnel from scheduled runs to the analysis population ``P``.
 
-SPEC §7: scheduled → observed → triggered → dependent use decidable → ``P`` (included,
-triggered, decidable ``T_S``, non-control). Every claim is then computed on an explicit
-subset of these runs, so a rate can always be traced back to the runs that support it.
+The funnel: scheduled → observed → triggered → dependent use decidable → ``P``. ``P`` holds
+the included, triggered, non-control runs of the primary repetition that have a dependent
+use (``T_S`` found) and a decidable arrival class ``Z_S``. A triggered run whose agent never
+used the fact has no arrival class: it is counted in its own funnel column (``no_use``) and
+reported apart, never in ``P`` — so ``A_P``'s denominator is the sum of the three strata'.
+Every claim is then computed on an explicit subset of these runs, so a rate can always be
+traced back to the runs that support it.
 
 - A *scheduled* run is one the design asked for: a key ``(case, configuration,
   repetition)`` from the schedule when one is given, else every label record. A scheduled
@@ -89,9 +93,20 @@ class Run:
         return self.triggered and self.label is not None and self.label.t_s.decidable
 
     @property
+    def no_use(self) -> bool:
+        """Triggered, and decided to have no dependent use (no arrival class)."""
+        return self.triggered and self.label is not None and self.label.t_s.status == "none"
+
+    @property
     def in_population(self) -> bool:
-        """In ``P``: adoptable (included, non-control), triggered, decidable ``T_S``."""
-        return self.adoptable and self.decidable_use
+        """In ``P``: adoptable (included, non-control), triggered, with a dependent use and a
+        decidable arrival class."""
+        return (
+            self.adoptable
+            and self.label is not None
+            and self.label.t_s.status == "found"
+            and self.arrival is not None
+        )
 
     @property
     def adoption_decided(self) -> bool:
@@ -145,9 +160,10 @@ def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
     """scheduled → observed → triggered → decidable use → ``P`` for one group.
 
     ``not_triggered`` is observed − triggered, so it also holds runs whose trigger could
-    not be confirmed; ``controls`` counts the control runs that reached the decidable-use
-    stage (kept for arrival). Runs dropped by ``strict_item_option`` reach decidable use
-    but not ``P``.
+    not be confirmed; ``no_use`` counts the adoptable runs with a decided absence of any
+    dependent use (reported apart, not in ``P``); ``controls`` counts the control runs that
+    reached the decidable-use stage (kept for arrival). Runs dropped by
+    ``strict_item_option`` reach decidable use but not ``P``.
     """
     scheduled = len(runs)
     observed = sum(r.observed for r in runs)
@@ -161,6 +177,7 @@ def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
         triggered=triggered,
         not_triggered=observed - triggered,
         decidable_use=sum(r.decidable_use for r in runs),
+        no_use=sum(r.no_use and r.adoptable for r in runs),
         population=sum(r.in_population for r in runs),
         controls=sum(r.decidable_use and r.control and r.included for r in runs),
     )

@@ -213,6 +213,7 @@ def _funnel_total(rows: Sequence[TableRow]) -> str:
         "triggered",
         "not_triggered",
         "decidable_use",
+        "no_use",
         "population",
         "controls",
     )
@@ -270,8 +271,11 @@ what the agent could see, in which the refutation arrives before the first use. 
 never a witness. No witness means <em>unresolved</em>, not “unrevealable”.</dd>
 <dt>Populations and claims</dt>
 <dd>The funnel narrows scheduled runs to observed, triggered, runs whose first use is
-decidable, and the analysis population <b>P</b>. <b>A_T</b> is adoption among triggered runs,
-<b>A_P</b> adoption within P, and <b>a_s</b> adoption within each arrival stratum s of P.
+decidable, and the analysis population <b>P</b>: non-control runs of the primary repetition
+with a dependent use and a decidable arrival class. Runs in which the agent never used the
+fact have no arrival class; they are counted in their own column (<em>no use</em>), not in P.
+<b>A_T</b> is adoption among triggered runs, <b>A_P</b> adoption within P, and <b>a_s</b>
+adoption within each arrival stratum s of P, so A_P adds up over the three strata.
 Target-value controls (v′ = v) count for arrival only, never for adoption. The reformulation
 table splits adoption into adoption with eventual refutation (A = 1 and T_E &lt; ∞) and
 adoption with pre-use refutation (A = 1 and T_E &lt; T_S). Among adopted runs,

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-ANALYSIS_SCHEMA_VERSION = 1
+ANALYSIS_SCHEMA_VERSION = 2
 
 
 class _Row(BaseModel):
@@ -37,7 +37,11 @@ class Rate(_Row):
 
 
 class FunnelRow(_Row):
-    """scheduled → observed → triggered → dependent use decidable → analysis population P."""
+    """scheduled → observed → triggered → dependent use decidable → analysis population P.
+
+    ``no_use`` (adoptable runs with no dependent use) and ``controls`` are reported beside
+    ``P``, not in it; decidable_use − no_use − controls − population are the runs whose
+    ``Z_S`` is undecidable or that a sensitivity variant excluded."""
 
     operator: str
     configuration: str
@@ -47,6 +51,7 @@ class FunnelRow(_Row):
     triggered: int
     not_triggered: int
     decidable_use: int
+    no_use: int
     population: int
     controls: int
 

@@ -248,6 +248,7 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
             _c("triggered", "triggered", "triggered"),
             _c("not triggered", "not trig.", "not_triggered"),
             _c("use decidable", "$T_S$ decidable", "decidable_use"),
+            _c("no use", "no use", "no_use"),
             _c("population P", "$|P|$", "population"),
             _c("controls", "controls", "controls"),
         ),

@@ -60,12 +60,14 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
         assert f.scheduled >= f.observed >= f.triggered >= f.decidable_use >= f.population
         assert f.missing == f.scheduled - f.observed
         assert f.not_triggered == f.observed - f.triggered
+        # Every scripted run with a use has a decidable Z_S, so decidable use splits into
+        # P, the runs without a use (reported apart) and the controls.
         if variant == "controls_included":
-            assert f.population == f.decidable_use
+            assert f.no_use + f.population == f.decidable_use
         elif variant == "strict_item_option":
-            assert f.controls + f.population <= f.decidable_use
+            assert f.controls + f.no_use + f.population <= f.decidable_use
         else:
-            assert f.controls + f.population == f.decidable_use
+            assert f.controls + f.no_use + f.population == f.decidable_use
 
     funnel = {(f.operator, f.configuration): f for f in result.funnel}
     for a in result.arrival:  # strata sum to the decided runs; with the rest, to triggered
@@ -83,8 +85,9 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
         for rate in (row.a_t, row.a_p, row.a_before, row.a_after, row.a_absent):
             _consistent(rate)
         strata = (row.a_before, row.a_after, row.a_absent)
-        assert sum(r.denominator for r in strata) <= row.a_p.denominator
-        assert sum(r.numerator for r in strata) <= row.a_p.numerator
+        # P is the union of the three strata: A_P adds up by stratum.
+        assert sum(r.denominator for r in strata) == row.a_p.denominator
+        assert sum(r.numerator for r in strata) == row.a_p.numerator
         assert row.a_p.denominator <= funnel[(row.operator, row.configuration)].population
         assert row.a_p.denominator <= row.a_t.denominator
         s = stance[(row.operator, row.configuration)]
@@ -130,8 +133,11 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     # Controls: kept for arrival, out of P unless controls_included.
     controls = sum(f.controls for f in primary.funnel)
     assert controls > 0
-    included = sum(f.population for f in results["controls_included"].funnel)
-    assert included == sum(f.population for f in primary.funnel) + controls
+    with_controls = results["controls_included"].funnel
+    included = sum(f.population + f.no_use for f in with_controls)
+    assert included == sum(f.population + f.no_use for f in primary.funnel) + controls
+    # Runs without a dependent use are never in P.
+    assert sum(f.no_use for f in primary.funnel) > 0
 
 
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:

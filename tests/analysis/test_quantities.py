@@ -9,11 +9,11 @@ The scenario (write_effect, configuration A, repetition r0 unless said):
 | w3 | ∞ | 5 | 5 | 1 | absent | r1: no use |
 | w4 | 6 | 5 | 7 | 1 | after | T_S < T_E < T_U |
 | w5 | 3 | 5 | ∞ | 0 | before | |
-| w6 | 3 | none | ∞ | 0 | none | no dependent use |
+| w6 | 3 | none | ∞ | 0 | none | no dependent use: reported apart, not in P |
 | w7 | – | – | – | – | – | not triggered |
 | w8 | – | – | – | – | – | unfinished: missing |
 | w9 | 3 | undec. | undec. | ? | undecidable | T_S undecidable: not in P |
-| w10 | undec. | 5 | 5 | 1 | undecidable | in P, T_E undecidable |
+| w10 | undec. | 5 | 5 | 1 | undecidable | T_E undecidable, so Z_S too: not in P |
 
 Configuration B ran only w1 (r0). Every write_effect case has its own cluster.
 """
@@ -179,13 +179,15 @@ def primary() -> AnalysisResult:
 def test_funnel(primary: AnalysisResult) -> None:
     f = _row(primary.funnel, "write_effect", "A")
     assert (f.scheduled, f.observed, f.missing) == (10, 9, 1)
-    assert (f.triggered, f.not_triggered, f.decidable_use, f.population, f.controls) == (
+    # P = w1..w5: w6 has no use (its own column), w9 no decidable T_S, w10 no decidable Z_S.
+    assert (f.triggered, f.not_triggered, f.decidable_use, f.no_use, f.population) == (
         8,
         1,
         7,
-        7,
-        0,
+        1,
+        5,
     )
+    assert f.controls == 0
     i = _row(primary.funnel, "item_option", "A")
     assert (i.scheduled, i.triggered, i.decidable_use, i.population, i.controls) == (4, 4, 4, 3, 1)
     # Rows per operator × configuration, sorted; the clean run is not in any of them.
@@ -216,7 +218,7 @@ def test_arrival(primary: AnalysisResult) -> None:
 def test_adoption(primary: AnalysisResult) -> None:
     a = _row(primary.adoption, "write_effect", "A")
     assert _counts(a.a_t) == (5, 7, 7)  # w9's A is undecidable
-    assert _counts(a.a_p) == (5, 7, 7)
+    assert _counts(a.a_p) == (4, 5, 5)  # adds up by stratum: 1/2 + 2/2 + 1/1
     assert _counts(a.a_before) == (1, 2, 2)
     assert _counts(a.a_after) == (2, 2, 2)
     assert _counts(a.a_absent) == (1, 1, 1)
@@ -252,18 +254,18 @@ def test_timing(primary: AnalysisResult) -> None:
 
 def test_reformulation(primary: AnalysisResult) -> None:
     r = _row(primary.reformulation, "write_effect", "A")
-    assert _counts(r.adoption) == (5, 7, 7)
-    assert _counts(r.adoption_eventually_refuted) == (3, 6, 6)  # w1 w2 w4 of 7 − w10
-    assert _counts(r.adoption_refuted_before_use) == (1, 6, 6)  # w1
+    assert _counts(r.adoption) == (4, 5, 5)
+    assert _counts(r.adoption_eventually_refuted) == (3, 5, 5)  # w1 w2 w4
+    assert _counts(r.adoption_refuted_before_use) == (1, 5, 5)  # w1
     pooled = _row(primary.reformulation, "write_effect", POOLED)
-    # B's w1 shares cluster res1 with A's w1: 8 runs on 7 clusters → bootstrap.
-    assert _counts(pooled.adoption) == (5, 8, 7)
+    # B's w1 shares cluster res1 with A's w1: 6 runs on 5 clusters → bootstrap.
+    assert _counts(pooled.adoption) == (4, 6, 5)
     assert pooled.adoption.interval.method == "cluster_bootstrap"
 
 
 def test_stance(primary: AnalysisResult) -> None:
     s = _row(primary.stance, "write_effect", "A")
-    assert (s.endorse, s.retract, s.undecidable) == (2, 1, 2)  # w10 has no stance
+    assert (s.endorse, s.retract, s.undecidable) == (2, 1, 1)  # w1 w3, w2, w4
     i = _row(primary.stance, "item_option", "A")
     assert (i.endorse, i.retract, i.undecidable) == (2, 0, 0)
 
@@ -277,9 +279,9 @@ def test_noise_floor_uses_every_repetition(primary: AnalysisResult) -> None:
 def test_all_repetitions() -> None:
     result = analyze(LABELS, CASES, sensitivity="all_repetitions")
     f = _row(result.funnel, "write_effect", "A")
-    assert (f.scheduled, f.triggered, f.population) == (13, 11, 10)
+    assert (f.scheduled, f.triggered, f.no_use, f.population) == (13, 11, 2, 7)
     a = _row(result.adoption, "write_effect", "A")
-    assert _counts(a.a_p) == (7, 10, 7)
+    assert _counts(a.a_p) == (6, 7, 5)
     assert a.a_p.interval.method == "cluster_bootstrap"
     assert _counts(a.a_absent) == (2, 2, 2)
     arrival = _row(result.arrival, "write_effect", "A")
