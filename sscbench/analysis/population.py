@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import warnings
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, NamedTuple, get_args
@@ -38,6 +38,7 @@ from typing import Literal, NamedTuple, get_args
 from sscbench.analysis.results import FunnelRow
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.runs.ledger import iter_jsonl
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 Sensitivity = Literal[
@@ -53,8 +54,8 @@ ITEM_OPTION = "item_option"
 class RunKey(NamedTuple):
     """One scheduled run: a case under one configuration, at one repetition (r0, r1, …).
 
-    The configuration is the agent's display id and the repetition its seed, as recorded
-    in the ledger header.
+    The configuration is the agent's display id and ``repetition`` its seed, as recorded
+    in the ledger header (which repetition index a seed is comes from the schedule).
     """
 
     case_id: str
@@ -138,32 +139,42 @@ class Population:
     runs: tuple[Run, ...]
     """Every scheduled run of the variant, sorted by operator, configuration, case,
     repetition."""
+    gated: tuple[tuple[str, str, int], ...] = ()
+    """``(operator, configuration, runs)``: faulted runs the protocol did not schedule
+    because the configuration had not solved the clean task (reported beside the funnel)."""
 
     def groups(self) -> Iterator[tuple[str, str, list[Run]]]:
-        """``(operator, configuration, runs)`` in sorted order."""
+        """``(operator, configuration, runs)`` in sorted order; a group whose runs were all
+        gated is there too, with no runs (its rows show zeros, never disappear)."""
         grouped: dict[tuple[str, str], list[Run]] = defaultdict(list)
+        for operator, configuration, _ in self.gated:
+            grouped[(operator, configuration)] = []
         for run in self.runs:
             grouped[(run.operator, run.key.configuration)].append(run)
         for (operator, configuration), runs in sorted(grouped.items()):
             yield operator, configuration, runs
 
     def operators(self) -> list[str]:
-        """The operators present, sorted."""
-        return sorted({run.operator for run in self.runs})
+        """The operators present (scheduled or gated), sorted."""
+        return sorted({run.operator for run in self.runs} | {op for op, _, _ in self.gated})
 
     def funnel(self) -> tuple[FunnelRow, ...]:
-        """One funnel row per operator × configuration."""
-        return tuple(funnel_row(op, conf, runs) for op, conf, runs in self.groups())
+        """One funnel row per operator × configuration (with its gated count)."""
+        gated = {(op, conf): n for op, conf, n in self.gated}
+        return tuple(
+            funnel_row(op, conf, runs, gated.get((op, conf), 0)) for op, conf, runs in self.groups()
+        )
 
 
-def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
+def funnel_row(operator: str, configuration: str, runs: list[Run], gated: int = 0) -> FunnelRow:
     """scheduled → observed → triggered → decidable use → ``P`` for one group.
 
     ``not_triggered`` is observed − triggered, so it also holds runs whose trigger could
     not be confirmed; ``no_use`` counts the adoptable runs with a decided absence of any
     dependent use (reported apart, not in ``P``); ``controls`` counts the control runs that
     reached the decidable-use stage (kept for arrival). Runs dropped by
-    ``strict_item_option`` reach decidable use but not ``P``.
+    ``strict_item_option`` reach decidable use but not ``P``. ``gated`` runs were never
+    scheduled (clean task not solved) and are outside every other column.
     """
     scheduled = len(runs)
     observed = sum(r.observed for r in runs)
@@ -171,6 +182,7 @@ def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
     return FunnelRow(
         operator=operator,
         configuration=configuration,
+        gated=gated,
         scheduled=scheduled,
         observed=observed,
         missing=scheduled - observed,
@@ -181,6 +193,43 @@ def funnel_row(operator: str, configuration: str, runs: list[Run]) -> FunnelRow:
         population=sum(r.in_population for r in runs),
         controls=sum(r.decidable_use and r.control and r.included for r in runs),
     )
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """What an experiment's status file says the protocol planned."""
+
+    runs: tuple[RunKey, ...]
+    """The faulted runs scheduled after gating (missing ones included)."""
+    gated: tuple[RunKey, ...]
+    """Faulted runs gating kept out: the configuration did not solve the clean task."""
+    first_seeds: dict[str, int]
+    """Each configuration's r0 seed (the primary repetition)."""
+
+
+def read_schedule(path: Path) -> Schedule | None:
+    """Read an experiment's ``schedule.jsonl`` (the latest record per run), or ``None`` when
+    there is none. Gating precedes scheduling: a gated faulted run is not a scheduled run
+    gone missing, so it is listed apart."""
+    if not path.exists():
+        return None
+    latest: dict[tuple[str, str, int], dict[str, object]] = {}
+    first_seeds: dict[str, int] = {}
+    for _, record in iter_jsonl(path):
+        if record.get("kind") != "run" or record.get("condition") != "fault":
+            continue
+        key = record["key"]
+        configuration = str(record["configuration"])
+        latest[(str(key["case"]), configuration, int(key["seed"]))] = record
+        if int(key["repetition"]) == 0:
+            first_seeds[configuration] = int(key["seed"])
+    runs: list[RunKey] = []
+    gated: list[RunKey] = []
+    for (case, configuration, seed), record in latest.items():
+        key = RunKey(case, configuration, seed)
+        is_gated = record.get("state") == "missing" and record.get("cause") == "gated"
+        (gated if is_gated else runs).append(key)
+    return Schedule(tuple(runs), tuple(gated), first_seeds)
 
 
 def read_labels(path: Path | str) -> list[RunLabels]:
@@ -252,14 +301,20 @@ def build_population(
     sensitivity: Sensitivity = "primary",
     schedule: Iterable[RunKey] | None = None,
     repetitions: Literal["first", "all"] | None = None,
+    first_seeds: Mapping[str, int] | None = None,
+    gated: Iterable[RunKey] = (),
 ) -> Population:
     """Place every scheduled run of the variant in the funnel.
 
     ``schedule`` lists the runs the design asked for; without it every faulted label
     record is a scheduled run. ``repetitions`` overrides the variant's repetition rule
-    (the noise floor needs all repetitions whatever the variant). The first repetition is
-    the smallest repetition index scheduled anywhere in the run set — never a later
-    repetition standing in for a missing r0, which would be imputation.
+    (the noise floor needs all repetitions whatever the variant). The primary repetition
+    is r0, the first one the design planned: ``first_seeds`` gives r0's seed per
+    configuration (an experiment's ``seeds = [5, 1]`` makes seed 5 its r0); without it, r0
+    is the smallest seed scheduled anywhere in the run set. Never a later repetition
+    standing in for a missing r0, which would be imputation. ``gated`` lists the faulted
+    runs gating kept out of the schedule; they are counted beside the funnel (same
+    repetition rule), never as missing.
     """
     if sensitivity not in SENSITIVITIES:
         raise ConfigError(f"unknown sensitivity {sensitivity!r}; one of {', '.join(SENSITIVITIES)}")
@@ -296,8 +351,11 @@ def build_population(
     if repetitions is None:
         repetitions = "all" if sensitivity == "all_repetitions" else "first"
     if repetitions == "first" and scheduled:
-        first = min(key.repetition for key in scheduled)
-        scheduled = {key for key in scheduled if key.repetition == first}
+        smallest = min(key.repetition for key in scheduled)
+        firsts = first_seeds or {}
+        scheduled = {
+            key for key in scheduled if key.repetition == firsts.get(key.configuration, smallest)
+        }
     entries = {key: _case_entry(case_set, index, key.case_id) for key in scheduled}
     for key, label in observed.items():
         if key in entries and label.operator not in (None, entries[key].operator):
@@ -307,6 +365,13 @@ def build_population(
             )
     if sensitivity == "common_seeds":
         scheduled = _common_seeds(scheduled, entries)
+    gated_counts: dict[tuple[str, str], int] = defaultdict(int)
+    for key in {RunKey(*k) for k in gated}:
+        if repetitions == "first" and key.repetition != (first_seeds or {}).get(
+            key.configuration, min((k.repetition for k in scheduled), default=key.repetition)
+        ):
+            continue
+        gated_counts[(_case_entry(case_set, index, key.case_id).operator, key.configuration)] += 1
     runs = []
     for key in sorted(scheduled, key=lambda k: (entries[k].operator, k.configuration, k)):
         entry = entries[key]
@@ -327,7 +392,11 @@ def build_population(
                 adoptable=included and (not entry.control or sensitivity == "controls_included"),
             )
         )
-    return Population(sensitivity=sensitivity, runs=tuple(runs))
+    return Population(
+        sensitivity=sensitivity,
+        runs=tuple(runs),
+        gated=tuple((op, conf, n) for (op, conf), n in sorted(gated_counts.items())),
+    )
 
 
 def _common_seeds(scheduled: set[RunKey], entries: dict[RunKey, CaseEntry]) -> set[RunKey]:

@@ -27,7 +27,7 @@ interval resample clusters shared across configurations.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.population import (
@@ -232,6 +232,8 @@ def analyze(
     *,
     sensitivity: Sensitivity = "primary",
     schedule: Iterable[RunKey] | None = None,
+    first_seeds: Mapping[str, int] | None = None,
+    gated: Iterable[RunKey] = (),
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
@@ -240,12 +242,22 @@ def analyze(
 
     ``labels`` are the records of ``labels.jsonl``; ``case_set`` supplies each case's
     entity cluster and control flag; ``schedule`` (optional) lists the runs the design
-    asked for, so unrecorded runs count as missing. ``seed`` fixes every bootstrap
+    asked for, so unrecorded runs count as missing; ``first_seeds`` names r0's seed per
+    configuration (the primary repetition); ``gated`` lists the faulted runs gating kept
+    out of the schedule (reported beside the funnel). ``seed`` fixes every bootstrap
     interval; ``replicates`` is B.
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
-    population = build_population(labels, case_set, sensitivity=sensitivity, schedule=schedule)
+    gated = list(gated)
+    population = build_population(
+        labels,
+        case_set,
+        sensitivity=sensitivity,
+        schedule=schedule,
+        first_seeds=first_seeds,
+        gated=gated,
+    )
     every_repetition = build_population(
         labels, case_set, sensitivity=sensitivity, schedule=schedule, repetitions="all"
     )
@@ -279,6 +291,8 @@ def analyze_all(
     case_set: CaseSet,
     *,
     schedule: Iterable[RunKey] | None = None,
+    first_seeds: Mapping[str, int] | None = None,
+    gated: Iterable[RunKey] = (),
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
@@ -286,12 +300,15 @@ def analyze_all(
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
+    gated = list(gated)
     return {
         variant: analyze(
             labels,
             case_set,
             sensitivity=variant,
             schedule=schedule,
+            first_seeds=first_seeds,
+            gated=gated,
             seed=seed,
             replicates=replicates,
             level=level,

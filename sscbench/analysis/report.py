@@ -207,6 +207,7 @@ def html_table(result: AnalysisResult, table: str) -> str:
 
 def _funnel_total(rows: Sequence[TableRow]) -> str:
     fields = (
+        "gated",
         "scheduled",
         "observed",
         "missing",

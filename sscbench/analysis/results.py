@@ -45,6 +45,8 @@ class FunnelRow(_Row):
 
     operator: str
     configuration: str
+    gated: int
+    """Faulted runs not scheduled: the configuration did not solve the clean task."""
     scheduled: int
     observed: int
     missing: int

@@ -240,8 +240,9 @@ def _c(header: str, latex: str, field: str) -> Column:
 
 PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
     "funnel": (
-        "Funnel: scheduled → observed → triggered → dependent use decidable → population P",
+        "Funnel: (gated) scheduled → observed → triggered → dependent use decidable → population P",
         (
+            _c("gated", "gated", "gated"),
             _c("scheduled", "scheduled", "scheduled"),
             _c("observed", "observed", "observed"),
             _c("missing", "missing", "missing"),

@@ -13,11 +13,10 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from sscbench.analysis.population import SENSITIVITIES, RunKey, Sensitivity, read_labels
+from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_labels, read_schedule
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
-from sscbench.runs.ledger import iter_jsonl
 
 LABELS_FILE = "labels.jsonl"
 SCHEDULE_FILE = "schedule.jsonl"
@@ -62,26 +61,16 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     from sscbench.analysis.quantities import analyze
     from sscbench.witnesses.caseset import load_case_set
 
+    schedule = read_schedule(args.rundir / SCHEDULE_FILE)
     return analyze(
         labels,
         load_case_set(args.cases),
         sensitivity=cast(Sensitivity, args.sensitivity),
         seed=args.seed,
-        schedule=_schedule(args.rundir / SCHEDULE_FILE),
+        schedule=schedule.runs if schedule else None,
+        first_seeds=schedule.first_seeds if schedule else None,
+        gated=schedule.gated if schedule else (),
     )
-
-
-def _schedule(path: Path) -> list[RunKey] | None:
-    """The faulted runs an experiment scheduled (``schedule.jsonl``), so that gated or
-    failed runs count as missing in the funnel; ``None`` when the directory has none."""
-    if not path.exists():
-        return None
-    keys: dict[RunKey, None] = {}
-    for _, record in iter_jsonl(path):
-        if record.get("kind") == "run" and record.get("condition") == "fault":
-            key = record["key"]
-            keys[RunKey(key["case"], record["configuration"], key["seed"])] = None
-    return list(keys)
 
 
 def handle(args: argparse.Namespace) -> int:

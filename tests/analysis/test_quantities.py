@@ -20,6 +20,7 @@ Configuration B ran only w1 (r0). Every write_effect case has its own cluster.
 
 from __future__ import annotations
 
+import json
 import types
 from pathlib import Path
 from typing import Any
@@ -369,3 +370,92 @@ def test_unfinished_duplicate_is_not_a_conflict() -> None:
 def test_harness_error_runs_are_missing() -> None:
     assert harness_error(types.SimpleNamespace(termination="harness_error"))  # type: ignore[arg-type]
     assert not harness_error(WRITE[0])
+
+
+def test_the_primary_repetition_is_r0_not_the_smallest_seed() -> None:
+    # An experiment with seeds = [5, 1]: r0 is seed 5, r1 seed 1.
+    runs = [
+        lab("w1", seed=5, t_e=3, t_s=5, t_u=5, adopted=True),
+        lab("w2", seed=5, t_e=3, t_s=5, t_u="never", adopted=False),
+        lab("w1", seed=1, t_e=3, t_s=5, t_u="never", adopted=False),
+    ]
+    r0 = analyze(runs, CASES, first_seeds={"A": 5})
+    f = _row(r0.funnel, "write_effect", "A")
+    assert (f.scheduled, f.population) == (2, 2)
+    assert _counts(_row(r0.adoption, "write_effect", "A").a_p) == (1, 2, 2)
+    # Without the schedule's repetition order, the smallest seed stands for r0.
+    smallest = analyze(runs, CASES)
+    assert _row(smallest.funnel, "write_effect", "A").scheduled == 1
+    assert _counts(_row(smallest.adoption, "write_effect", "A").a_p) == (0, 1, 1)
+
+
+def _status(path: Path, rows: list[tuple[str, str, int, int, str, str | None]]) -> None:
+    """A hand-written experiment status file: (case, configuration, repetition, seed,
+    state, cause) per faulted run, after a session record and a clean run."""
+    lines = [
+        {"kind": "session", "ts": 0.0, "experiment": "e.toml", "name": "e", "scheduled": 9},
+        {
+            "kind": "run",
+            "condition": "clean",
+            "configuration": "A",
+            "key": {"case": "clean:airline/0", "repetition": 0, "seed": 5},
+            "state": "observed",
+        },
+    ]
+    for case, configuration, repetition, seed, state, cause in rows:
+        lines.append(
+            {
+                "kind": "run",
+                "condition": "fault",
+                "configuration": configuration,
+                "key": {"case": case, "repetition": repetition, "seed": seed},
+                "state": state,
+                "cause": cause,
+            }
+        )
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+def test_gating_precedes_scheduling_and_r0_comes_from_the_schedule(tmp_path: Path) -> None:
+    from sscbench.analysis.population import read_schedule
+
+    path = tmp_path / "schedule.jsonl"
+    _status(
+        path,
+        [
+            ("w1", "A", 0, 5, "observed", None),
+            ("w2", "A", 0, 5, "observed", None),
+            ("w1", "A", 1, 1, "observed", None),
+            ("w3", "A", 0, 5, "missing", "gated"),  # clean task not solved: never scheduled
+            ("w3", "A", 1, 1, "missing", "gated"),
+            ("w4", "A", 0, 5, "missing", "provider_error"),  # scheduled, then missing
+            ("w5", "B", 0, 5, "missing", "gated"),  # B solved no clean task at all
+        ],
+    )
+    schedule = read_schedule(path)
+    assert schedule is not None
+    assert schedule.first_seeds == {"A": 5, "B": 5}
+    assert sorted(schedule.gated) == [("w3", "A", 1), ("w3", "A", 5), ("w5", "B", 5)]
+    runs = [
+        lab("w1", seed=5, t_e=3, t_s=5, t_u=5, adopted=True),
+        lab("w2", seed=5, t_e=3, t_s=5, t_u="never", adopted=False),
+        lab("w1", seed=1, t_e=3, t_s=5, t_u="never", adopted=False),
+    ]
+    result = analyze(
+        runs,
+        CASES,
+        schedule=schedule.runs,
+        first_seeds=schedule.first_seeds,
+        gated=schedule.gated,
+    )
+    a = _row(result.funnel, "write_effect", "A")
+    # r0 only: w1, w2 observed, w4 missing; w3 gated beside the funnel, not missing.
+    assert (a.gated, a.scheduled, a.observed, a.missing, a.population) == (1, 3, 2, 1, 2)
+    b = _row(result.funnel, "write_effect", "B")  # a fully gated configuration keeps its row
+    assert (b.gated, b.scheduled, b.population) == (1, 0, 0)
+    assert _counts(_row(result.adoption, "write_effect", "B").a_p) == (0, 0, 0)
+    every = analyze(
+        runs, CASES, sensitivity="all_repetitions", schedule=schedule.runs, gated=schedule.gated
+    )
+    assert _row(every.funnel, "write_effect", "A").gated == 2
+    assert read_schedule(tmp_path / "absent.jsonl") is None
