@@ -459,3 +459,32 @@ def test_gating_precedes_scheduling_and_r0_comes_from_the_schedule(tmp_path: Pat
     )
     assert _row(every.funnel, "write_effect", "A").gated == 2
     assert read_schedule(tmp_path / "absent.jsonl") is None
+
+
+def test_common_seeds_drop_cases_gated_for_any_configuration(tmp_path: Path) -> None:
+    from sscbench.analysis.population import read_schedule
+
+    path = tmp_path / "schedule.jsonl"
+    _status(
+        path,
+        [
+            ("w1", "A", 0, 0, "observed", None),
+            ("w1", "B", 0, 0, "observed", None),
+            ("w2", "A", 0, 0, "observed", None),
+            ("w2", "B", 0, 0, "missing", "gated"),  # B did not solve w2's clean task
+        ],
+    )
+    schedule = read_schedule(path)
+    assert schedule is not None
+    runs = [
+        lab("w1", t_e=3, t_s=5, t_u=5, adopted=True),
+        lab("w1", agent="B", t_e=3, t_s=5, t_u="never", adopted=False),
+        lab("w2", t_e=3, t_s=5, t_u=5, adopted=True),
+    ]
+    kwargs: dict[str, Any] = {"schedule": schedule.runs, "gated": schedule.gated}
+    primary = analyze(runs, CASES, **kwargs)
+    assert _row(primary.funnel, "write_effect", "A").scheduled == 2
+    common = analyze(runs, CASES, sensitivity="common_seeds", **kwargs)
+    a = _row(common.funnel, "write_effect", "A")
+    assert (a.scheduled, a.population) == (1, 1)  # w2 is not a common clean-solved seed
+    assert _counts(_row(common.adoption, "write_effect", "A").a_p) == (1, 1, 1)
