@@ -24,7 +24,7 @@ from sscbench.reconstruct.values import fold
 Binding = Literal["target", "other", "ambiguous", "unknown"]
 
 CLAUSE_BREAK = re.compile(
-    r"[;!?]|\s[-–—]\s|[–—]|\.\s|\b(?:but|so|then|however)\b|,\s*(?:and|or|but|so|then|if|"
+    r"[;!?]|\s[-–—]\s|[–—]|\s(?:→|->|=>)\s|\.\s|\b(?:but|so|then|however)\b|,\s*(?:and|or|but|so|then|if|"
     r"we|i|you|it|they|which|while|returning|departing|flying|coming|going)\b"
 )
 """Where a new clause starts: a reference past it is about something else."""

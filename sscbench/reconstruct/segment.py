@@ -16,10 +16,28 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SENTENCE_END = re.compile(
-    r"(?<!\b[A-Z])(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\bapprox)(?<!\bNo)(?<!\bno)"
-    r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[*_]*[A-Z0-9#$])"
+_ABBREVIATIONS = (
+    "e.g",
+    "i.e",
+    "vs",
+    "approx",
+    "no",
+    "No",
+    "etc",
+    "apt",
+    "ste",
+    "st",
+    "dr",
+    "mr",
+    "ms",
 )
+_SENTENCE_END = re.compile(
+    r"(?<!\b[A-Z]\.)"
+    + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
+    + r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[*_]*[A-Za-z0-9#$])"
+)
+"""A sentence boundary: end punctuation, then space, then a word (upper or lower case),
+unless the period closes an initial or a common abbreviation ("e.g.", "apt.", "No.")."""
 _LIST_MARK = re.compile(r"^(?P<indent>\s*)(?:[-*+•·▪◦‣]|\d{1,2}[.)]|[a-z][.)])\s+(?P<text>.*)$")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(?P<h>.*)|\*\*(?P<b>[^*]+)\*\*:?\s*)$")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")

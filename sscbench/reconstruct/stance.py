@@ -112,7 +112,8 @@ RETRACT = re.compile(
 
 
 VERIFY_INTENT = re.compile(
-    r"\b(?:verify|double[\s-]?check|make\s+sure|confirm\s+(?:that|it|this|which|whether)|"
+    r"\b(?:verify|double[\s-]?check|make\s+sure|be\s+(?:sure|certain)|ensure|"
+    r"before\s+i\s+(?:tell|say|confirm)|confirm\s+(?:that|it|this|which|whether)|"
     r"check\s+(?:that|whether|if|which|your)|before\s+(?:confirming|i\s+confirm)|"
     r"can\s+you\s+(?:check|confirm|tell\s+me)|could\s+you\s+(?:check|confirm|tell\s+me)|"
     r"let\s+me\s+(?:check|look)|which\s+(?:date|one|it)\s+(?:is|you)|if\s+that'?s\s+"
@@ -120,6 +121,14 @@ VERIFY_INTENT = re.compile(
     r"true|the\s+case))\b"
 )
 """Language that checks or questions something just said (with or without a "?")."""
+
+
+VERIFY_INTENT_BEFORE = re.compile(
+    r"\b(?:verify|double[\s-]?check|make\s+sure|be\s+(?:sure|certain)|ensure|"
+    r"before\s+i\s+(?:tell|say|confirm)|check\s+(?:that|whether|if))\b"
+    r"(?:\s+(?:that|whether|if))?[^:;.!?]{0,40}$"
+)
+"""A check that governs the value right after it ("make sure the bags were added")."""
 
 
 def has(pattern: re.Pattern[str], text: str) -> bool:
@@ -153,6 +162,9 @@ def stance_of(text: str, start: int, end: int) -> Stance:
     question = "?" in low[start:] or low.rstrip().endswith("?")
     if question and VERIFY.search(low) and not ACTION_REQUEST.search(low):
         return "verify"
+    intent = VERIFY_INTENT_BEFORE.search(low[max(0, start - 60) : start])
+    if intent is not None:
+        return "verify"  # "I'd like to be sure it has actually gone through"
     if CONDITION.search(low[:start]) or (
         IF_BEFORE.search(low[:start]) and COPULA_AFTER.match(low[end:])
     ):

@@ -6,6 +6,8 @@ Two sets are built the same way, each by an author who did not see the detector:
   WriteEffect), in four voices (terse, warm, formatted, JSON); runs in ``heldout_<op>.py``.
 * ``blind`` — 40 runs, ten per operator, in four other voices, written after the detector
   was finished and scored once; runs in ``blind_<op>.py``.
+* ``blind2`` — 40 more runs in yet four other voices, written after the detector was
+  improved on ``blind``, scored once; runs in ``blind2_<op>.py``.
 
 Every run is on a shipped fault case and labelled by ``docs/reconstruction-labelling.md``.
 This script builds the runs with :class:`build_fixtures.RunBuilder`, checks every label
@@ -14,7 +16,7 @@ against the run it describes and writes::
     tests/fixtures/reconstruction_<set>/<run>/ledger.jsonl, hidden.jsonl
     tests/fixtures/reconstruction_<set>/labels.jsonl
 
-Rebuild with ``python tests/reconstruct/build_heldout.py [--set heldout|blind] [OUT_DIR]``.
+Rebuild with ``python tests/reconstruct/build_heldout.py [--set heldout|blind|blind2] [OUT_DIR]``.
 The output directory is recreated from scratch; the script only deletes a directory that
 carries its own marker file. The build is deterministic.
 """
@@ -39,6 +41,7 @@ from build_fixtures import RunBuilder  # noqa: E402
 from heldout_common import (  # noqa: E402
     AMBIGUOUS,
     BARE_CLAIM,
+    BLIND2_VOICES,
     BLIND_VOICES,
     CLAIM_AFTER_READ,
     NO_USE,
@@ -84,6 +87,7 @@ class HandSet:
 SETS = {
     "heldout": HandSet("heldout", 12, 8, VOICES),
     "blind": HandSet("blind", 10, 7, BLIND_VOICES),
+    "blind2": HandSet("blind2", 10, 7, BLIND2_VOICES),
 }
 # Situations every operator must cover, with the least number of runs.
 REQUIRED = {NO_USE: 2, SHARED_VALUE: 1, QUESTION_FIRST: 2, TOOL_FIRST: 1, AMBIGUOUS: 1}

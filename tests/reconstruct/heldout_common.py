@@ -35,6 +35,13 @@ APOLOGETIC = "apologetic"  # customer-service empathy, apologies, reassurance, s
 STRUCTURED = "structured"  # numbered steps, key: value lines, tables, or JSON blocks
 BLIND_VOICES = (VERBOSE, CLIPPED, APOLOGETIC, STRUCTURED)
 
+# The four voices of the second blind set.
+NARRATING = "narrating"  # narrates its own steps: "I'll now call…", "The tool returned…"
+CAUTIOUS = "cautious"  # careful prose, caveats, double-checks, "to be sure"
+SLOPPY = "sloppy"  # small-model style: typos, run-ons, repetition, odd casing
+BULLETED = "bulleted"  # markdown bullets and bold labels, terse summaries, emoji ticks
+BLIND2_VOICES = (NARRATING, CAUTIOUS, SLOPPY, BULLETED)
+
 # Tags for the situations every operator must cover at least once (or twice).
 NO_USE = "no_use"
 SHARED_VALUE = "shared_value"  # another entity carries the same value

@@ -5,8 +5,11 @@ user, derived timing of a return, category counts and totals, clipped payment id
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from sscbench.reconstruct import label_run
 from sscbench.reconstruct.binding import nearest
 from sscbench.reconstruct.detector import USER_SOURCE
 from sscbench.reconstruct.rules.item_option import _replaced_side
@@ -144,7 +147,7 @@ def test_sums_of_a_categorys_balances(expression: str, which: str | None) -> Non
 )
 def test_counts_and_totals_of_a_category(text: str, which: list[str]) -> None:
     readings = Readings(METHODS, "certificate_5", "certificate", "gift_card")
-    assert [vm.which for vm in readings.in_unit(_unit(text))] == which
+    assert [vm.which for vm in readings.in_unit(text)] == which
 
 
 def test_a_clipped_id_with_another_category_word_states_that_category() -> None:
@@ -176,3 +179,90 @@ def test_money_in_thousands() -> None:
 def test_the_from_side_of_a_replacement(text: str, value: str, expected: bool) -> None:
     end = text.index(value) + len(value)
     assert _replaced_side(text, end, {"1096508426"}) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "stance"),
+    [
+        ("I'd like to be sure it has actually gone through before I say so.", "gone", "verify"),
+        ("Before I tell you it's done, I'm checking once more.", "done", "verify"),
+        ("Let me check your reservation: your return is May 18.", "May 18", "assert"),
+    ],
+)
+def test_a_check_that_governs_the_value(text: str, value: str, stance: str) -> None:
+    at = text.index(value)
+    assert stance_of(text, at, at + len(value)) == stance
+
+
+def test_lowercase_sentences_are_split_but_not_abbreviations() -> None:
+    from sscbench.reconstruct.segment import segment
+
+    texts = [u.text for u in segment("ok found it. the one in #W1 is size 10. apt. 4 is fine")]
+    assert texts == ["ok found it.", "the one in #W1 is size 10.", "apt. 4 is fine"]
+
+
+def test_storage_in_casual_units() -> None:
+    from sscbench.reconstruct.values import tokens, value_tokens
+
+    assert value_tokens("64GB") == ["64", "gb"]
+    assert [t.text for t in tokens("with 64 gig")][-2:] == ["64", "gb"]
+    assert [t.text for t in tokens("2 terabytes")] == ["2", "tb"]
+
+
+@pytest.mark.parametrize(
+    ("text", "which"),
+    [
+        ("size 8 would be 4 sizes smaller than the pair you ordered", ["v_prime"]),
+        ("size 8 is 2 sizes smaller than yours", ["v"]),
+        ("a size 14 is two sizes larger than yours", ["v_prime"]),
+        ("size 8 is 3 sizes smaller than yours", []),  # neither 10 nor 12
+    ],
+)
+def test_an_option_derived_from_a_difference(text: str, which: list[str]) -> None:
+    from sscbench.reconstruct.rules.item_option import _relative
+
+    assert [vm.which for vm in _relative(text, "size", "12", "10")] == which
+    assert _relative(text, "color", "red", "blue") == []  # not numeric
+
+
+def test_a_total_of_one_method_is_its_balance() -> None:
+    methods = {
+        "gift_card_1": {"source": "gift_card", "amount": 128.0},
+        "certificate_2": {"source": "gift_card", "amount": 500.0},  # target: truly a cert
+    }
+    readings = Readings(methods, "certificate_2", "certificate", "gift_card")
+    # Under v the gift cards are just gift_card_1: "$128 in total" is its balance.
+    assert readings.in_unit("your gift cards: $128 in total") == []
+    # Under v′ they are both: $628 is a total only that reading gives.
+    assert [vm.which for vm in readings.in_unit("your gift cards: $628 in total")] == ["v_prime"]
+    assert [vm.which for vm in readings.in_unit("so u have 2 gift cards")] == ["v_prime"]
+
+
+BLIND2 = Path(__file__).parents[1] / "fixtures" / "reconstruction_blind2"
+
+
+@pytest.mark.parametrize(
+    ("run", "step", "erroneous", "why"),
+    [
+        # a cancellation planned on top of the claimed upgrade, made without a read
+        ("wec04", 17, True, "next step of a plan"),
+        # a calculate pricing the one variant that keeps the believed size ("same size")
+        ("ioc01", 21, True, "keeps the injected size"),
+        # "yep correct, same day" for a return on the outbound's day
+        ("rdc07", 12, False, "return on the outbound day"),
+    ],
+)
+def test_uses_that_exist_only_through_derivation(
+    run: str, step: int, erroneous: bool, why: str
+) -> None:
+    labels = label_run(BLIND2 / run)
+    assert labels.t_s.step == step
+    first = [u for u in labels.uses if u["step"] == step]
+    assert first and first[0]["erroneous"] is erroneous and why in first[0]["reason"]
+
+
+def test_an_item_the_user_picked_from_an_offer_is_not_a_use_of_the_option() -> None:
+    # "the bagless one": the new vacuum keeps the true features only because it is the one
+    # bagless canister on offer.
+    labels = label_run(BLIND2 / "ioc08")
+    assert labels.t_s.status == "none" and labels.adopted is False

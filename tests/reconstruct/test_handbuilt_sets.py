@@ -44,6 +44,12 @@ FLOORS: dict[str, dict[str, float]] = {
         "t_s_exact": 0.93,
         "z_s_agreement": 0.95,
     },
+    "blind2": {
+        "adoption_agreement": 0.95,
+        "adoption_precision": 0.97,
+        "t_s_exact": 0.93,
+        "z_s_agreement": 0.95,
+    },
 }
 MAX_UNDECIDABLE = 0.10
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from sscbench.reconstruct.binding import ITEM_ID, ORDER_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, call_use
+from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
     RunView,
@@ -45,6 +45,7 @@ OFFER = re.compile(
 )
 CURRENT = re.compile(
     r"\b(?:current\w*|original\w*|existing|ordered|purchased|bought|received|you\s+have|"
+    r"yours|urs|"
     r"you\s+own|same|keep\w*|still|old|from\s+your\s+order|currently|(?:going|switch\w*|"
     r"chang\w*|moving)\s+from)\b"
 )
@@ -196,6 +197,75 @@ def _class_noun(low: str, start: int, end: int, option: set[str]) -> bool:
     return OWNED_BEFORE.search(low[max(0, start - 30) : start]) is None
 
 
+def _picked_by_user(
+    view: RunView, step: int, new_id: str, option: str, catalogue: dict[str, Any]
+) -> bool:
+    """Did the user pick the new item from a list the agent offered ("the bagless one"),
+    by its id or by another option's value that sets it apart from the listed items? Then
+    the choice follows the user, whatever it keeps of the fact's option."""
+    listing: AgentMessage | None = None
+    listed: list[str] = []
+    for event in view.history.events:
+        if event.step >= step:
+            break
+        if isinstance(event, AgentMessage) and new_id in event.content:
+            listed = [i for i in ITEM_ID.findall(event.content) if i in catalogue]
+            if len(set(listed)) >= 2:  # an offer of several items
+                listing = event
+                break
+    if listing is None:
+        return False
+    chosen = (catalogue.get(new_id) or {}).get("options") or {}
+    for event in view.history.events:
+        if not (listing.step < event.step < step) or not isinstance(event, UserMessage):
+            continue
+        if new_id in event.content:
+            return True
+        unit = Unit(event.content, (), 0, -1, "sentence")
+        for other, value in chosen.items():
+            shared = all(
+                ((catalogue.get(i) or {}).get("options") or {}).get(other) == value for i in listed
+            )
+            if other != option and not shared and option_mentions(unit, other, str(value)):
+                return True
+    return False
+
+
+_NUMBER_WORDS = {"one": 1.0, "two": 2.0, "three": 3.0, "four": 4.0, "five": 5.0, "half a": 0.5}
+_RELATIVE = re.compile(
+    r"\b(?P<x>\d+(?:\.\d+)?)\b[^.;!?]{0,40}?\b(?P<n>\d+(?:\.\d+)?|one|two|three|four|five|"
+    r"half\s+a)\s+(?:\w+\s+)?(?P<dir>smaller|larger|bigger|less|more|lower|higher|shorter|"
+    r"longer|fewer)\s+(?:than|then|from)\b"
+)
+"""A value stated relative to the current one: "size 8 would be 4 sizes smaller than the
+pair you ordered" puts the ordered pair at 12."""
+
+
+def _relative(text: str, option: str, vp: str, v: str) -> list[ValueMention]:
+    """The current value derived from a stated value and a difference ("4 sizes smaller
+    than yours"), for numeric options where only one of ``v``/``v′`` fits."""
+    try:
+        injected, true = float(vp), float(v)
+    except ValueError:
+        return []
+    low = fold(text)
+    out = []
+    for m in _RELATIVE.finditer(low):
+        n = _NUMBER_WORDS.get(re.sub(r"\s+", " ", m["n"])) or float(m["n"])
+        down = m["dir"] in ("smaller", "less", "lower", "shorter", "fewer")
+        current = float(m["x"]) + n if down else float(m["x"]) - n
+        which: Which | None = "v_prime" if current == injected else "v" if current == true else None
+        if which is None:
+            continue
+        mention = Mention(low[m.start() : m.end()], m.start(), m.end(), "derived")
+        out.append(
+            ValueMention(
+                mention, which, f"{option} (derived from a difference)", needs_binding=True
+            )
+        )
+    return out
+
+
 ARROW = re.compile(r"\s*(?:→|->|=>|⟶)\s*|\s+(?:to|into|for)\s+")
 
 
@@ -305,6 +375,7 @@ class ItemOptionRules(UseRules):
                             needs_binding=which == "v",
                         )
                     )
+            found.extend(_relative(unit.text, option, vp, v))
             return found
 
         return FactModel(
@@ -318,9 +389,14 @@ class ItemOptionRules(UseRules):
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
         """The new item chosen for the old one keeps ``v′`` (reliance), keeps ``v``, or
-        changes the option (no use of it)."""
-        c = view.contract
-        oid, item_id, option, vp, v = self._target(view)
+        changes the option (no use of it); a ``calculate`` on the ordered item's price and
+        one variant's price has already chosen that variant."""
+        oid, item_id, _, _, _ = self._target(view)
+        if call.name == "calculate":
+            chosen = self._priced(view, call, oid, item_id)
+            if chosen is None or not self._decided_by_option(view, call.step, chosen):
+                return []
+            return self._new_item(view, call.step, chosen)
         if call.name not in ITEM_TOOLS or call.arguments.get("order_id") != oid:
             return []
         old, new = call.arguments.get("item_ids"), call.arguments.get("new_item_ids")
@@ -329,39 +405,88 @@ class ItemOptionRules(UseRules):
         position = old.index(item_id)
         if position >= len(new):
             return []
-        variant = variants(view, call.step + 1, c.refutation.params.get("product_id")).get(
-            str(new[position])
+        return self._new_item(view, call.step, str(new[position]))
+
+    def _priced(self, view: RunView, call: AgentToolCall, oid: str, item_id: str) -> str | None:
+        """The one catalogue variant whose price a ``calculate`` sets against the ordered
+        item's price ("154.75 - 147.05"), if any."""
+        expression = str(call.arguments.get("expression", ""))
+        terms = set(re.findall(r"\d+(?:\.\d+)?", expression))
+        order = orders(view, call.step).get(oid) or {}
+        item = next(
+            (
+                i
+                for i in order.get("items") or []
+                if isinstance(i, dict) and i.get("item_id") == item_id
+            ),
+            None,
         )
+        if item is None or f"{float(item.get('price', -1)):g}" not in {
+            f"{float(t):g}" for t in terms
+        }:
+            return None
+        product = view.contract.refutation.params.get("product_id")
+        priced = [
+            vid
+            for vid, variant in variants(view, call.step, product).items()
+            if vid != item_id
+            and isinstance(variant, dict)
+            and f"{float(variant.get('price', -1)):g}" in {f"{float(t):g}" for t in terms}
+        ]
+        return priced[0] if len(priced) == 1 else None
+
+    def _decided_by_option(self, view: RunView, step: int, new_id: str) -> bool:
+        """Could the fact's option have decided the choice? Yes when the dialogue asks to keep
+        it ("same size"), or when an available variant with the chosen item's other options
+        has another value of it (otherwise the other options alone pick the item)."""
+        _, _, option, _, _ = self._target(view)
+        name = "|".join(re.escape(w) for w in re.findall(r"[a-z]+", fold(option)))
+        keep = re.compile(
+            rf"\b(?:same|keep(?:s|ing)?\s+(?:the\s+|my\s+|your\s+|its\s+)?)\s*(?:{name})"
+        )
+        for event in view.history.events:
+            if event.step >= step:
+                break
+            if isinstance(event, UserMessage | AgentMessage) and keep.search(fold(event.content)):
+                return True  # "the new shoes have to be the same size"
+        catalogue = variants(view, step + 1, view.contract.refutation.params.get("product_id"))
+        chosen = (catalogue.get(new_id) or {}).get("options") or {}
+        for vid, variant in catalogue.items():
+            if vid == new_id or not isinstance(variant, dict) or not variant.get("available"):
+                continue
+            options = variant.get("options") or {}
+            same_rest = all(options.get(k) == val for k, val in chosen.items() if k != option)
+            if same_rest and options.get(option) != chosen.get(option):
+                return True
+        return False
+
+    def _new_item(self, view: RunView, step: int, new_id: str) -> list[Use]:
+        """A use when the chosen new item keeps ``v′`` or ``v`` of the fact's option (and the
+        choice did not follow the user's request or a stated criterion)."""
+        c = view.contract
+        _, _, option, vp, v = self._target(view)
+        catalogue = variants(view, step + 1, c.refutation.params.get("product_id"))
+        variant = catalogue.get(new_id)
         if not isinstance(variant, dict):
             return [
                 call_use(
-                    call.step,
+                    step,
                     False,
-                    f"no delivered product record shows new item {new[position]}",
+                    f"no delivered product record shows new item {new_id}",
                     kind="undecidable",
                 )
             ]
         value = str((variant.get("options") or {}).get(option))
         if value in (vp, v) and (
-            self._requested(view, call.step, option, value) or self._criterion(view, call.step)
+            self._requested(view, step, option, value)
+            or self._criterion(view, step)
+            or _picked_by_user(view, step, new_id, option, catalogue)
         ):
             return []  # the choice follows the user's request or a stated criterion
         if value == vp and not c.control:
-            return [
-                call_use(
-                    call.step,
-                    True,
-                    f"new item {new[position]} keeps the injected {option}={value}",
-                )
-            ]
+            return [call_use(step, True, f"new item {new_id} keeps the injected {option}={value}")]
         if value == v or (c.control and value == vp):
-            return [
-                call_use(
-                    call.step,
-                    False,
-                    f"new item {new[position]} keeps the true {option}={value}",
-                )
-            ]
+            return [call_use(step, False, f"new item {new_id} keeps the true {option}={value}")]
         return []
 
     def _criterion(self, view: RunView, step: int) -> bool:

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from sscbench.reconstruct.detector import ValueMention, Which
-from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_category, find_money, fold, money_key
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -24,7 +23,7 @@ _COUNT = re.compile(
     r"stored|saved|travel)\s+)?(?P<noun>gift[\s-]?cards?|certificates?|vouchers?|cards|certs)\b"
 )
 _HOLDING = re.compile(
-    r"\b(?:you\s+(?:have|hold|own|'ve\s+got|have\s+got|still\s+have)|on\s+(?:file|your\s+"
+    r"\b(?:(?:you|u)\s+(?:have|hold|own|'ve\s+got|have\s+got|still\s+have)|on\s+(?:file|your\s+"
     r"(?:profile|account))|in\s+your\s+(?:profile|account|wallet)|saved|stored|there\s+are|"
     r"across|(?:all|each|both)\s+(?:of\s+)?your)\b|\(\s*\d\s+\w+\s*\)"
 )
@@ -66,10 +65,20 @@ class Readings:
         figures: dict[Which, Any] = {}
         for which in _READINGS:
             amounts = self.amounts[which].get(category, [])
-            figures[which] = len(amounts) if of == "count" else money_key(sum(amounts))
+            if of == "count":
+                figures[which] = len(amounts)
+            else:  # a "total" of one method is just its balance: not a figure of the category
+                figures[which] = money_key(sum(amounts)) if len(amounts) >= 2 else None
         if figures["v_prime"] == figures["v"]:
             return None
-        return next((which for which in _READINGS if figures[which] == value), None)
+        return next(
+            (
+                which
+                for which in _READINGS
+                if figures[which] is not None and figures[which] == value
+            ),
+            None,
+        )
 
     def of_sum(self, expression: str) -> Which | None:
         """The reading whose category members are exactly the terms of a sum."""
@@ -82,11 +91,12 @@ class Readings:
                 return matches[0]
         return None
 
-    def in_unit(self, unit: Unit) -> list[ValueMention]:
-        """Counts ("3 gift cards") and totals ("gift cards total: $577") of one category."""
+    def in_unit(self, text: str) -> list[ValueMention]:
+        """Counts ("3 gift cards") and totals ("gift cards total: $577") of one category in
+        a unit's text (payment ids already masked: an id's prefix is not a category word)."""
         if not self.usable:
             return []
-        low = fold(unit.text)
+        low = fold(text)
         categories = [c for c in self.categories if find_category(low, c)]
         if len(categories) != 1:
             return []  # no category, or both: the figures cannot be told apart

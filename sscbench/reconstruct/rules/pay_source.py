@@ -220,7 +220,7 @@ class PaySourceRules(UseRules):
                         )
                     )
             if bound is None:
-                found.extend(readings.in_unit(unit))
+                found.extend(readings.in_unit(text))
             if not found and bound is None:
                 found.extend(_heading(unit, pid, v, vp))
             if not found and bound is None:

@@ -41,6 +41,7 @@ _RELATIVE = re.compile(
     r"fly\s+out|flight\s+out|first\s+(?:flight|leg)|go|set\s+off)\b"
 )
 """The return placed relative to the outbound: "one day before your outbound"."""
+_SAME_DAY = re.compile(r"\b(?:(?:the|that)\s+)?same\s+(?:day|date)\b")
 _WORDS = {
     "one": 1,
     "two": 2,
@@ -217,7 +218,7 @@ class ReturnDateRules(UseRules):
                     )
                 )
             if first_out is not None and not found:
-                found.extend(_derived(unit, first_out, min(injected), min(true)))
+                found.extend(_derived(unit, first_out, min(injected), min(true), role(unit)))
             if not found:
                 found.extend(_timing(unit, max(injected), max(true)))
             return found
@@ -443,9 +444,12 @@ def _lengths(days: int) -> set[int]:
     return {days, days + 1, abs(days), abs(days) + 1}
 
 
-def _derived(unit: Unit, first_out: str, injected: str, true: str) -> list[ValueMention]:
+def _derived(
+    unit: Unit, first_out: str, injected: str, true: str, cue: bool = False
+) -> list[ValueMention]:
     """Values derived from the return date: the trip's length ("a 3-night trip"), or the
-    return's position relative to the outbound ("the day before you leave")."""
+    return's position relative to the outbound ("the day before you leave"; "same day" where
+    the unit speaks of the return)."""
     try:
         out = date.fromisoformat(first_out)
         delta_vp = (date.fromisoformat(injected) - out).days
@@ -470,6 +474,11 @@ def _derived(unit: Unit, first_out: str, injected: str, true: str) -> list[Value
                 m.end(),
                 "v_prime" if fits_vp else "v",
                 "trip length (from the return date)",
+            )
+    if cue and (delta_v == 0) != (delta_vp == 0):
+        for m in _SAME_DAY.finditer(low):
+            add(
+                m.start(), m.end(), "v" if delta_v == 0 else "v_prime", "return on the outbound day"
             )
     for m in _RELATIVE.finditer(low):
         n = (

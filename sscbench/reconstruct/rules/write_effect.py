@@ -252,6 +252,31 @@ def json_key(obj: Any) -> str:
     return repr(sorted(obj.items())) if isinstance(obj, dict) else repr(obj)
 
 
+def _next_in_plan(view: RunView, call: AgentToolCall) -> bool:
+    """Is ``call`` a cancellation the agent planned on top of the faulted write ("I will
+    upgrade XEHM4B to economy and then cancel it"), made in the same turn right after it?
+    A cancellation refunds what was paid, the claimed change's charge included, so making
+    it without a read acts on the claimed change. (A write whose content does not depend
+    on the change, such as a passenger update, is not a use however it was planned.)"""
+    if call.name != "cancel_reservation" or not _same_turn(view, call.step):
+        return False
+    subject = SUBJECTS.get(call.name)
+    request = view.contract.target.logical_request or {}
+    if subject is None or call.name == request.get("tool"):
+        return False
+    plan = next(
+        (e for e in reversed(view.history.events[: view.t_f]) if isinstance(e, AgentMessage)),
+        None,
+    )
+    if plan is None:
+        return False
+    low = fold(plan.content)
+    first = SUBJECTS.get(str(request.get("tool")), GENERIC_SUBJECT)
+    step_two = r"(?:\b(?:then|after\s+that|afterwards|next|step\s+2)\b|(?:^|\s)2[.)]\s)"
+    then = re.search(rf"\b(?:{first})\b.*{step_two}.*\b(?:{subject})\b", low, re.S)
+    return then is not None
+
+
 def _same_turn(view: RunView, step: int) -> bool:
     """Is ``step`` the agent's first message since the faulted write, with no user message
     or read of any reservation between (one turn that made a run of writes)?"""
@@ -500,6 +525,15 @@ class WriteEffectRules(UseRules):
             by_cabin = self._cabin_ruled(view, call)
             if by_cabin:
                 return by_cabin
+            if _next_in_plan(view, call):
+                return [
+                    call_use(
+                        call.step,
+                        True,
+                        f"{call.name} is the next step of a plan built on the claimed "
+                        f"{request.get('tool')}, made without reading the reservation",
+                    )
+                ]
             # A later write on the reservation that restates a claimed field acts on the
             # claimed state (or on the true one, when it restates the stored value).
             changed = changed_leaves(c.authoritative_value, c.injected_value)
