@@ -1,6 +1,6 @@
 """95% intervals for proportions: Wilson, or a cluster bootstrap over entity clusters.
 
-SPEC §7: Wilson when each contributing cluster gives one run, otherwise a cluster
+docs/measurement.md §6: Wilson when each contributing cluster gives one run, otherwise a cluster
 bootstrap (B = 2000). Runs of one entity cluster (one reservation, one order item, one
 user) are not independent — repetitions of a case, a control and its twin, two cases on
 the same reservation — so their intervals must resample whole clusters; treating them as

@@ -17,7 +17,8 @@ traced back to the runs that support it.
   item, user); intervals resample these clusters, because runs on one entity are not
   independent.
 
-Sensitivity variants (SPEC §7) only change which runs are in the universe or included:
+Sensitivity variants (docs/measurement.md §6.4) only change which runs are in the universe or
+included:
 ``primary`` keeps the first repetition (r0); ``all_repetitions`` keeps every repetition;
 ``common_seeds`` keeps, per operator, only cases scheduled for every configuration (a case
 is scheduled under fault for a configuration only if it solved the clean task, so these

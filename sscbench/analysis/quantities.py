@@ -1,4 +1,4 @@
-"""The normative quantities of SPEC §7, each bound to the runs that support it.
+"""The normative quantities of docs/measurement.md §6, each bound to the runs that support it.
 
 ``analyze`` turns a run set's labels into an :class:`AnalysisResult`: the funnel, arrival
 shares, adoption (``A_T``, ``A_P``, ``a_s`` per stratum), reliance timing (``q_U``, the

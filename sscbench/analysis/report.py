@@ -226,9 +226,9 @@ def _funnel_total(rows: Sequence[TableRow]) -> str:
 # --------------------------------------------------------------------------- methods
 
 METHODS = """
-<p class="note">These are the definitions of the SSCBench specification (§2, §7) in plain
-words. Step numbers count the items of the model-visible history from 0, in the order the
-model received them; the trajectory viewer shows the same numbering.</p>
+<p class="note">These are the definitions of the measurement document (docs/measurement.md §2,
+§6) in plain words. Step numbers count the items of the model-visible history from 0, in the order
+the model received them; the trajectory viewer shows the same numbering.</p>
 <dl class="defs">
 <dt>Injected fault</dt>
 <dd>One tool interaction is altered so that it tells the agent something false (v′) about one

@@ -17,7 +17,9 @@ JUDGES = ("llm_judge_l0", "llm_judge_l1")
 
 def register(sub: Any) -> None:
     """Add ``oracles list`` and ``oracles evaluate``."""
-    p = sub.add_parser("oracles", help="automatic oracles: list them, score them (SPEC §8)")
+    p = sub.add_parser(
+        "oracles", help="automatic oracles: list them, score them (docs/measurement.md §7)"
+    )
     actions = p.add_subparsers(dest="oracles_command", required=True, metavar="ACTION")
     lst = actions.add_parser("list", help="registered oracles (built-ins and plugins)")
     lst.set_defaults(handler=handle_list)

@@ -56,8 +56,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--config",
         type=Path,
-        help="an experiment file (TOML or YAML): run its configurations under the SPEC §5 "
-        "protocol, resuming into --out (see docs/experiments.md)",
+        help="an experiment file (TOML or YAML): run its configurations under the protocol "
+        "(docs/measurement.md §4), resuming into --out (see docs/experiments.md)",
     )
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")

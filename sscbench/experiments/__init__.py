@@ -1,4 +1,5 @@
-"""Experiments: configurations × cases × repetitions under SPEC §5's execution protocol.
+"""Experiments: configurations × cases × repetitions under the execution protocol
+(docs/measurement.md §4).
 
 An experiment file (TOML or YAML, see docs/experiments.md) names a case set, the
 configurations under test, the user, repetitions, concurrency, step limits and a budget.

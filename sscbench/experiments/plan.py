@@ -1,14 +1,15 @@
-"""The schedule: every run the protocol (SPEC §5) plans, with its key and its gate.
+"""The schedule: every run the protocol (docs/measurement.md §4) plans, with its key and its gate.
 
 For each configuration the *clean* runs come first: the task of each selected case, with
 the case's interface variants and the case operator's step limit, but no fault. A faulted
 run of a case is gated by the matching clean run of the same configuration:
 
 * ``per_case`` (default): one clean run per (configuration, clean task), at the first
-  repetition's seed, gates every repetition of every case on that task. This reads SPEC
-  §5 literally — a *seed* (a case) is run under fault for a configuration only if that
-  configuration solved the matching clean task — and keeps all repetitions of a
-  seed–configuration pair together, as the per-pair repetition analysis of §7 needs.
+  repetition's seed, gates every repetition of every case on that task. This reads the
+  protocol (docs/measurement.md §4) literally — a *seed* (a case) is run under fault for a
+  configuration only if that configuration solved the matching clean task — and keeps all
+  repetitions of a seed–configuration pair together, as the per-pair repetition analysis
+  (§6) needs.
 * ``per_repetition``: a clean run per repetition; repetition ``rk`` of a case runs under
   fault only if clean ``rk`` was solved (same seed, so the two share a prefix).
 

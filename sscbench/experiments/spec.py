@@ -18,7 +18,7 @@ DEFAULT_STEP_LIMITS: dict[str, int] = {
     "pay_source": 40,
     "item_option": 30,
 }
-"""SPEC §5: the paper's step limits per operator."""
+"""docs/measurement.md §4: the paper's step limits per operator."""
 
 CONFIG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 

@@ -1,4 +1,4 @@
-"""Automatic oracles scored against the adjudicated human reference (SPEC §8).
+"""Automatic oracles scored against the adjudicated human reference (docs/measurement.md §7).
 
 An oracle maps a trajectory to (adoption verdict or abstention, ``T_U`` step). Built-ins:
 the event reconstructor, a database-invariant checker and an LLM judge at two information

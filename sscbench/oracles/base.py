@@ -1,10 +1,10 @@
 """What an automatic oracle is: trajectory in, (adoption verdict, ``T_U`` step) out.
 
-SPEC §8 scores trajectory judges, invariant checkers and failure-attribution tools on one
-footing, so the interface is the smallest thing they all produce: did the run adopt ``v′``
-(yes / no / *abstain*), and where is the first erroneous reliance. An abstention is a
-first-class answer — it lowers coverage and counts as a miss, rather than being coerced
-into "no".
+The measurement (docs/measurement.md §7) scores trajectory judges, invariant checkers and
+failure-attribution tools on one footing, so the interface is the smallest thing they all produce:
+did the run adopt ``v′`` (yes / no / *abstain*), and where is the first erroneous reliance. An
+abstention is a first-class answer — it lowers coverage and counts as a miss, rather than being
+coerced into "no".
 
 Oracles are plugins like operators: factories in a :class:`~sscbench.registry.Registry`
 extendable through the ``sscbench.oracles`` entry-point group. A factory that cannot run

@@ -3,7 +3,7 @@
 Two reference sources:
 
 * a **review directory** — the adjudicated human reference (``review agree``), the one
-  SPEC §8 scores oracles against;
+  docs/measurement.md §7 scores oracles against;
 * ``truth`` — the scripted agents' private ground truth, for runs that have one. It is a
   stand-in that needs no humans (for development and the offline demo); its arrival class
   combines the reconstructor's ``T_E`` (a deterministic relation on the delivered

@@ -1,4 +1,4 @@
-"""Oracle scores (SPEC §8), overall and per stratum.
+"""Oracle scores (docs/measurement.md §7), overall and per stratum.
 
 Counting rules, fixed here so every oracle is counted the same way:
 
@@ -85,7 +85,7 @@ class Counts:
 
 @dataclass(frozen=True)
 class Score:
-    """The SPEC §8 metrics of one oracle on one stratum."""
+    """The docs/measurement.md §7 metrics of one oracle on one stratum."""
 
     counts: Counts
 

@@ -26,7 +26,7 @@ def _confirmed_deliveries(trajectory: Trajectory) -> int:
 
 
 class ReconstructorOracle:
-    """SPEC §6 reconstruction with the operators' rules."""
+    """docs/measurement.md §5 reconstruction with the operators' rules."""
 
     name = "reconstructor"
 

@@ -1,4 +1,4 @@
-"""Agreement among reviewers A, B, C and the adjudicated reference (SPEC §8).
+"""Agreement among reviewers A, B, C and the adjudicated reference (docs/measurement.md §7).
 
 Three rules, each deliberate:
 
@@ -11,8 +11,9 @@ Three rules, each deliberate:
   when A, B and C give the same value (for events: same status and step). Otherwise the
   adjudicator D's value is taken. A 2–1 majority is *never* accepted on its own: a quantity
   where D has not spoken stays pending. A combination of accepted values that breaks a
-  SPEC §2 relation (e.g. a unanimous ``T_U never`` with an adjudicated ``A = yes``) is
-  flagged *inconsistent* for D to re-adjudicate, never silently repaired.
+  relation of the definitions (docs/measurement.md §2; e.g. a unanimous ``T_U never`` with
+  an adjudicated ``A = yes``) is flagged *inconsistent* for D to re-adjudicate, never silently
+  repaired.
 """
 
 from __future__ import annotations

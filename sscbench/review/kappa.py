@@ -1,10 +1,10 @@
 """Fleiss' κ for a fixed number of raters per subject (Fleiss 1971).
 
-SPEC §8 asks for *pre-adjudication* agreement per categorical quantity. Fleiss' κ is the
-standard chance-corrected statistic for more than two raters who each rate every subject;
-with the three reviewers A, B and C it is exactly that. Implemented here (a dozen lines)
-rather than pulled from statsmodels so that the definition in use is the one the tests
-check against the published worked example.
+The measurement (docs/measurement.md §7) asks for *pre-adjudication* agreement per
+categorical quantity. Fleiss' κ is the standard chance-corrected statistic for more than two raters
+who each rate every subject; with the three reviewers A, B and C it is exactly that. Implemented
+here (a dozen lines) rather than pulled from statsmodels so that the definition in use is the one
+the tests check against the published worked example.
 """
 
 from __future__ import annotations

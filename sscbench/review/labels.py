@@ -5,8 +5,9 @@ a correction is a new line, and the *last* line for a packet is the reviewer's l
 keeps the full labelling history auditable (who changed what, when) and makes concurrent
 saves from several browser tabs safe (an append is one write).
 
-A label marks the four SPEC §2 quantities with their decidability: ``T_E`` (found at a
-step / never / undecidable), ``T_S`` (found / none — no dependent use — / undecidable),
+A label marks the four quantities of docs/measurement.md §2 with their decidability:
+``T_E`` (found at a step / never / undecidable), ``T_S`` (found / none — no dependent use — /
+undecidable),
 ``T_U`` (found / never / undecidable) and ``A`` (yes / no / undecidable). ``Z_S`` is not
 marked; it is derived from ``T_E`` and ``T_S`` exactly as the reconstructor derives it.
 """
@@ -62,8 +63,8 @@ class Mark(BaseModel):
 
 
 def check_consistency(t_e: Mark, t_s: Mark, t_u: Mark, adopted: Adoption) -> None:
-    """SPEC §2 relations every label must satisfy; raises ``ValueError`` naming the first
-    one broken (so the page can tell the reviewer what to fix)."""
+    """The relations (docs/measurement.md §2) every label must satisfy; raises ``ValueError``
+    naming the first one broken (so the page can tell the reviewer what to fix)."""
     for name, mark in (("T_E", t_e), ("T_S", t_s), ("T_U", t_u)):
         if mark.status not in ALLOWED[name.lower()]:
             raise ValueError(f"{name} cannot be {mark.status!r}")

@@ -1,11 +1,11 @@
 """Masked review packets: what a human reviewer (or a trajectory judge) may see of a run.
 
-SPEC §8: reviewers label *numbered, masked* trajectories — configuration, experimental
-condition, automatic labels and event positions hidden — so that what they mark cannot be
-steered by which agent ran, under which condition, or what the reconstructor decided.
-A packet is therefore built by *whitelisting*, never by deleting known-bad fields: it holds
-the model-visible steps (numbered as in the ledger, so marks map straight back to ledger
-steps) and the case's fault contract reduced to the fields that describe the case.
+docs/measurement.md §7: reviewers label *numbered, masked* trajectories — configuration,
+experimental condition, automatic labels and event positions hidden — so that what they mark cannot
+be steered by which agent ran, under which condition, or what the reconstructor decided. A packet is
+therefore built by *whitelisting*, never by deleting known-bad fields: it holds the model-visible
+steps (numbered as in the ledger, so marks map straight back to ledger steps) and the case's fault
+contract reduced to the fields that describe the case.
 
 Dropped on purpose: run id, case id, contract id (a ``+control`` suffix names the
 condition), agent and user specs, seed, step limit, versions, timestamps, the run end

@@ -3,8 +3,9 @@
 The server exposes exactly two things of a review directory: the masked packets and the
 *requesting reviewer's own* labels. It never reads ``key.jsonl`` or ``export.json`` and has
 no route that returns another reviewer's labels, so the review stays blind and independent
-even when all reviewers use the same server. Saves are validated (SPEC §2 relations) and
-appended; a rejected save answers 400 with the reason, which the page shows.
+even when all reviewers use the same server. Saves are validated (the relations of
+docs/measurement.md §2) and appended; a rejected save answers 400 with the reason, which the page
+shows.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Inclusion and sampling (SPEC §4) and writing the frozen case set.
+"""Inclusion and sampling (docs/measurement.md §3) and writing the frozen case set.
 
 Per operator: candidates in a fixed order (natural sort of their stable ids), grouped by
 entity cluster; clusters are visited round-robin, each turn screening the cluster's next

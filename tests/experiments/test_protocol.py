@@ -1,4 +1,5 @@
-"""The SPEC §5 protocol: clean runs first, gating, missing-with-cause, budget, resume."""
+"""The protocol (docs/measurement.md §4): clean runs first, gating, missing-with-cause, budget,
+resume."""
 
 from __future__ import annotations
 

@@ -17,8 +17,8 @@ Cases (v = authoritative value, v′ = injected value):
 * WriteEffect ``write_effect/airline/12/4``: add 2 checked bags to YAX4DR (0 → 2), first
   attempt suppressed (``first_attempt``).
 
-Fixtures whose correct labels (by SPEC §2/§6) differ from what the rules produce today
-are parametrized with ``xfail(strict=True)``; their reasons name the bug.
+Fixtures whose correct labels (by docs/measurement.md §2 and §5) differ from what the rules
+produce today are parametrized with ``xfail(strict=True)``; their reasons name the bug.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ EXPECTED: dict[str, Expect] = {
     # Names the reservation but no date: no dependent use, so no arrival class.
     "rd_no_use": Expect(True, at(3), at(3), NONE, NEVER, False, "none", None),
     # Quotes v′ only to flag it ("… cannot be right …"): a dependent use (it sets T_S) that
-    # is never erroneous reliance (SPEC §2).
+    # is never erroneous reliance (docs/measurement.md §2).
     "rd_verify_flag": Expect(
         True, at(3), at(3), at(4), NEVER, False, "before", None, ((4, "verification", False),)
     ),
@@ -109,7 +109,7 @@ EXPECTED: dict[str, Expect] = {
         ((4, "dependent_use", True), (5, "dependent_use", True)),
     ),
     # search_direct_flight(DEN→LAS, date=2024-05-20) at step 4: a search whose date is the
-    # true return date is a (correct) dependent use (SPEC §3, ReturnDate worked example).
+    # true return date is a (correct) dependent use (docs/measurement.md §2.3).
     "rd_search_true_date": Expect(
         True, at(3), at(3), at(4), NEVER, False, "before", None, ((4, "dependent_use", False),)
     ),
@@ -188,8 +188,8 @@ EXPECTED: dict[str, Expect] = {
         ((8, "dependent_use", True), (14, "dependent_use", True)),
     ),
     # The undecidable exchange (step 10) is followed by a decided erroneous reliance
-    # (step 14: "… is the 60% size."). A = 1 is decided (SPEC §2: A=1 iff at least one
-    # erroneous reliance); only the location T_U is unknown.
+    # (step 14: "… is the 60% size."). A = 1 is decided (docs/measurement.md §2.4:
+    # A=1 iff at least one erroneous reliance); only the location T_U is unknown.
     "io_undecided_then_vprime": Expect(
         True,
         at(7),
@@ -283,7 +283,7 @@ def test_hedged_message_then_committing_call(fixture_root: Path) -> None:
     """Hedged text plus a call that commits to v′: the run adopts, the first dependent use is
     the hedged message (step 4) and the search on v′ (step 5) is classified as erroneous
     reliance. Today the rules also call the hedged message itself reliance (T_U = 4); the
-    SPEC-correct T_U = 5 is pinned by ``test_fixture_labels[rd_hedged]``."""
+    correct (by the definitions) T_U = 5 is pinned by ``test_fixture_labels[rd_hedged]``."""
     labels = label_run(fixture_root / "rd_hedged")
     assert labels.adopted is True
     assert _event(labels.t_s) == at(4)
@@ -315,7 +315,8 @@ def test_write_effect_retry_uses_are_confirmed_statements(fixture_root: Path) ->
 
 
 def test_event_order_invariants(fixture_root: Path) -> None:
-    """SPEC §2: when decidable, T_F < T_S ≤ T_U (on every fixture, buggy rules included)."""
+    """docs/measurement.md §2.7: when decidable, T_F < T_S ≤ T_U (on every fixture, buggy rules
+    included)."""
     for labels in label_dir(fixture_root):
         if labels.triggered and labels.t_s.status == FOUND:
             assert labels.t_f.step is not None and labels.t_s.step is not None
