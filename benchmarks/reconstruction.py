@@ -11,9 +11,10 @@ Scores event reconstruction, per operator, on four sets:
   (tests/fixtures/reconstruction_natural);
 * **held-out** — 48 further hand-built runs by another author, in four agent voices
   (tests/fixtures/reconstruction_heldout);
-* **blind** — 40 runs written last, by an author who never saw the detector, in four other
-  voices (tests/fixtures/reconstruction_blind). The natural, held-out and blind sets were
-  each scored once on first contact and then used in development; their first-contact
+* **blind** and **blind2** — 40 runs each, written by authors who never saw the detector,
+  in four other voices each (tests/fixtures/reconstruction_blind, _blind2; blind2 was
+  written after the rules had been improved on blind). The natural, held-out and blind sets
+  were each scored once on first contact and then used in development; their first-contact
   figures are recorded in docs/reconstruction.md, not recomputed here;
 * **paraphrasing agents** — the scripted reference agents speaking through the phrasing
   library (``phrasing=varied``) over every shipped case, against their private ground
@@ -144,6 +145,13 @@ def main(argv: list[str]) -> int:
             "blind",
             "Blind hand-built runs (written apart from the detector, four other voices)",
             score_runs(FIXTURES / "reconstruction_blind"),
+        )
+    )
+    sets.append(
+        (
+            "blind2",
+            "Second blind set (written after the first blind round, four more voices)",
+            score_runs(FIXTURES / "reconstruction_blind2"),
         )
     )
     varied, speed_varied = scripted(args.seeds, "varied")

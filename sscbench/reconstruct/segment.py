@@ -32,9 +32,9 @@ _ABBREVIATIONS = (
     "ms",
 )
 _SENTENCE_END = re.compile(
-    r"(?<!\b[A-Z]\.)"
+    r"(?<=[.!?])(?<!\b[A-Z]\.)"  # the cheap test first: most positions fail it at once
     + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS)
-    + r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[*_]*[A-Za-z0-9#$])"
+    + r"[\"')\]]?\s+(?=[\"'(\[*_]*[A-Za-z0-9#$])"
 )
 """A sentence boundary: end punctuation, then space, then a word (upper or lower case),
 unless the period closes an initial or a common abbreviation ("e.g.", "apt.", "No.")."""
