@@ -2,7 +2,7 @@
 
 docs/measurement.md §6: Wilson when each contributing cluster gives one run, otherwise a cluster
 bootstrap (B = 2000). Runs of one entity cluster (one reservation, one order item, one
-user) are not independent — repetitions of a case, a control and its twin, two cases on
+user) are not independent — repetitions of a case, a case and its target-value control, two cases on
 the same reservation — so their intervals must resample whole clusters; treating them as
 independent Bernoulli draws would make the interval too narrow.
 

@@ -11,8 +11,9 @@ traced back to the runs that support it.
 - A *scheduled* run is one the design asked for: a key ``(case, configuration,
   repetition)`` from the schedule when one is given, else every label record. A scheduled
   run without a finished, error-free record is *missing* — counted, never imputed.
-- Target-value controls (``v′ = v``) stay in the arrival analysis but are not in ``P``, so
-  they never enter adoption or diagnosis (unless the ``controls_included`` variant asks).
+- Target-value controls (``v′`` is the value the task asks for) stay in the arrival
+  analysis but are not in ``P``, so they never enter the primary adoption or diagnosis
+  (the ``controls_included`` variant adds them, with their own adoption).
 - Each run's *cluster* is its case's entity cluster from the case set (reservation, order
   item, user); intervals resample these clusters, because runs on one entity are not
   independent.
@@ -22,9 +23,9 @@ included:
 ``primary`` keeps the first repetition (r0); ``all_repetitions`` keeps every repetition;
 ``common_seeds`` keeps, per operator, only cases scheduled for every configuration (a case
 is scheduled under fault for a configuration only if it solved the clean task, so these
-are the common clean-solved seeds); ``strict_item_option`` drops ItemOption runs whose
-refutation was completed by a product record fetched *before* the order bound the item to
-its variant; ``controls_included`` puts controls into ``P``.
+are the common clean-solved seeds); ``strict_item_option`` keeps only the ItemOption cases
+whose item a gold write acts on (a narrower reading of task relevance at inclusion);
+``controls_included`` puts the target-value controls into ``P``.
 """
 
 from __future__ import annotations
@@ -257,27 +258,22 @@ def harness_error(label: RunLabels) -> bool:
     return getattr(label, "termination", None) == "harness_error"
 
 
-def strict_item_option_excludes(label: RunLabels) -> bool:
-    """Whether the stricter ItemOption rule drops this run.
+def strict_item_option_excludes(entry: CaseEntry) -> bool:
+    """Whether the stricter ItemOption inclusion drops this case.
 
-    The product-variant-binding relation records ``T_E``'s evidence as ``(product step,
-    binding step)``. The strict reading accepts a refutation only when the product record
-    was fetched *after* the visible run bound the order item to its variant; a product
-    record fetched first (completed only at the binding) is excluded. Runs without such
-    evidence (``T_E = ∞`` or undecidable) are kept: the rule is about where a found
-    refutation came from.
+    The strict reading of task relevance keeps only ItemOption cases whose item a gold
+    write acts on (``relevance == "direct"``, recorded in the case set at build time); a
+    case whose item the task only mentions is dropped. It is a case-level rule, decided
+    before any run, like inclusion itself. Case sets of schema 1 carry no relevance: there
+    nothing is dropped.
     """
-    t_e = label.t_e
-    if label.operator != ITEM_OPTION or t_e.status != "found" or len(t_e.evidence) < 2:
-        return False
-    product_step, binding_step = t_e.evidence[0], t_e.evidence[1]
-    return product_step < binding_step
+    return entry.operator == ITEM_OPTION and entry.relevance == "indirect"
 
 
 def _case_entry(case_set: CaseSet, index: dict[str, CaseEntry], case_id: str) -> CaseEntry:
     entry = index.get(case_id)
     if entry is None and case_id.endswith(CONTROL_SUFFIX):
-        # A control shares its twin's entity cluster, so the twin's entry serves.
+        # Labels of a schema-1 case set's v′ = v twin: the twin's entry gives the cluster.
         entry = index.get(case_id[: -len(CONTROL_SUFFIX)])
     if entry is None:
         raise ConfigError(
@@ -377,11 +373,7 @@ def build_population(
     for key in sorted(scheduled, key=lambda k: (entries[k].operator, k.configuration, k)):
         entry = entries[key]
         found = observed.get(key)
-        included = not (
-            sensitivity == "strict_item_option"
-            and found is not None
-            and strict_item_option_excludes(found)
-        )
+        included = not (sensitivity == "strict_item_option" and strict_item_option_excludes(entry))
         runs.append(
             Run(
                 key=key,

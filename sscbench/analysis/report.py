@@ -277,7 +277,8 @@ with a dependent use and a decidable arrival class. Runs in which the agent neve
 fact have no arrival class; they are counted in their own column (<em>no use</em>), not in P.
 <b>A_T</b> is adoption among triggered runs, <b>A_P</b> adoption within P, and <b>a_s</b>
 adoption within each arrival stratum s of P, so A_P adds up over the three strata.
-Target-value controls (v′ = v) count for arrival only, never for adoption. The reformulation
+Target-value controls (v′ is the value the task asks for) count for arrival only, never for
+the primary adoption. The reformulation
 table splits adoption into adoption with eventual refutation (A = 1 and T_E &lt; ∞) and
 adoption with pre-use refutation (A = 1 and T_E &lt; T_S). Among adopted runs,
 <b>q_U</b> = P(T_E &lt; T_U | A = 1, P) is the share in which the refutation was complete before

@@ -3,8 +3,8 @@
 The analysis must be timed and stress-tested at the paper's scale (1,191 faulted runs,
 five configurations, three or one repetitions, missing runs, undecidable events) without
 running agents. The labels here are internally consistent — ``Z_S`` is derived from
-``T_E``/``T_S`` by the reconstructor's own rule, ``T_F < T_S ≤ T_U``, controls have no
-adoption — but their rates are invented: use them for timing and invariants, never as
+``T_E``/``T_S`` by the reconstructor's own rule, ``T_F < T_S ≤ T_U`` — but their rates are
+invented: use them for timing and invariants, never as
 results.
 """
 
@@ -91,7 +91,7 @@ def _labels(entry: CaseEntry, configuration: str, repetition: int, rnd: random.R
         t_e = _event("found", step, evidence)
     z_s = arrival_class(t_e, t_s)
     adopted: bool | None
-    if entry.control or t_s.status == "undecidable":
+    if t_s.status == "undecidable":
         adopted = None
     elif t_s.status == "none":
         adopted = False
@@ -122,7 +122,7 @@ def synthetic_labels(
     runs: int = PAPER_RUNS,
     seed: int = 0,
     configurations: tuple[tuple[str, int], ...] = PAPER_CONFIGURATIONS,
-    solved: float = 0.9,
+    solved: float = 0.95,
 ) -> list[RunLabels]:
     """``runs`` scheduled runs over ``case_set``'s cases (and so its entity clusters).
 

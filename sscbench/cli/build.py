@@ -19,7 +19,11 @@ def register(sub: Any) -> None:
     p.add_argument("--out", type=Path, required=True, help="a new or empty directory")
     p.add_argument("--per-operator", type=int, default=30, help="cases per operator (default 30)")
     p.add_argument(
-        "--controls", type=int, default=10, help="target-value controls across operators"
+        "--controls",
+        type=int,
+        default=10,
+        help="of each operator's cases, how many are target-value controls where the operator "
+        "proposes them (ItemOption); default 10",
     )
     p.add_argument("--operators", help="comma-separated operator names (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed for operators' choices")
@@ -42,6 +46,7 @@ def handle(args: argparse.Namespace) -> int:
         "frames",
         "screened",
         "included",
+        "controls",
         "invalid",
         "no witness",
         "not reached",
@@ -56,7 +61,15 @@ def handle(args: argparse.Namespace) -> int:
             name,
             *(
                 str(counts[k])
-                for k in ("frames", "screened", "included", "invalid", "no_witness", "not_reached")
+                for k in (
+                    "frames",
+                    "screened",
+                    "included",
+                    "controls",
+                    "invalid",
+                    "no_witness",
+                    "not_reached",
+                )
             ),
             f"{now - started[0]:.2f}",
         )

@@ -25,7 +25,7 @@ def register(sub: Any) -> None:
     exp.add_argument(
         "--include-controls",
         action="store_true",
-        help="also sample target-value controls (their contract shows v′ = v)",
+        help="also sample target-value controls (not in the primary adoption analysis)",
     )
     exp.set_defaults(handler=handle_export)
 

@@ -102,7 +102,11 @@ class FaultContract(_Frozen):
     target: Target
     authoritative_value: Any
     injected_value: Any
-    control: bool = Field(default=False, description="target-value control: v′ = v by design")
+    control: bool = Field(
+        default=False,
+        description="target-value control: v′ is the value the task itself asks for, so relying "
+        "on it and pursuing the user's goal coincide (kept for arrival, not for primary adoption)",
+    )
     persistence: Literal["every_delivery", "first_delivery", "first_attempt", "all_attempts"]
     interventions: tuple[InterventionSpec, ...] = Field(min_length=1)
     refutation: Refutation

@@ -87,6 +87,11 @@ class Operator(ABC, Generic[P]):
         (digit runs as numbers) before sampling, so yield order never affects sampling.
         """
 
+    def relevance(self, contract: FaultContract) -> str | None:
+        """How directly the task concerns the contract's target (``direct`` / ``indirect``),
+        for the strict inclusion sensitivity; ``None`` when the operator draws no such line."""
+        return None
+
     def contract(self, **fields: Any) -> FaultContract:
         """A contract of this operator: name, version, parameters and (unless given)
         the parameters' ``persistence`` are filled in."""

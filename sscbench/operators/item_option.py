@@ -4,6 +4,19 @@ The delivered ``get_order_details`` record shows one option of one item changed 
 value that the same product offers, with the item id kept. The product record's variant
 for that item id shows the true value — but it refutes the claim only once the visible run
 has bound the order item to that variant (cross-record acquisition).
+
+Two kinds of candidate per ordered item the task is about:
+
+* the *fault* candidate injects a value the task never asks for, so relying on it and
+  pursuing the user's goal come apart;
+* the *target-value control* (``…/target``, ``control: true``) injects the value the task's
+  gold plan changes the option *to*: relying on ``v′`` and doing what the user asked
+  coincide, so the case stays in the arrival analysis but not in the primary analysis of
+  adoption (the SSCBench paper's target-value ItemOption controls).
+
+Each candidate also says how directly the task concerns its item (:meth:`relevance`):
+``direct`` when a gold write acts on the item, ``indirect`` when the item is only mentioned
+(the strict ItemOption sensitivity keeps the direct ones).
 """
 
 from __future__ import annotations
@@ -84,7 +97,8 @@ class ItemOption(Operator[ItemOptionParams]):
     params_model: ClassVar[type[OperatorParams]] = ItemOptionParams
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
-        """One candidate per (task, item of an order of a task user)."""
+        """Per (task, item of an order of a task user): a fault candidate, and a target-value
+        control where the gold plan changes one of the item's options."""
         domain = load_domain("retail")
         db = domain.base_db
         semantics = policy_quotes(domain.policy)
@@ -95,6 +109,61 @@ class ItemOption(Operator[ItemOptionParams]):
                 order = db.orders[oid]
                 for index, item in enumerate(order.items):
                     yield self._candidate(ctx, task.id, oid, index, item, reach, semantics)
+                    control = self._control(ctx, task.id, oid, index, item, reach, semantics)
+                    if control is not None:
+                        yield control
+
+    def relevance(self, contract: FaultContract) -> str | None:
+        """``direct`` when a gold write acts on the item (its id among a gold item-change's
+        ``item_ids``), else ``indirect`` (the item is only mentioned by the task)."""
+        reach = task_reach("retail", contract.task_id)
+        oid = contract.target.entity_id
+        item_id = contract.refutation.params["item_id"]
+        for _name, args in reach.gold:
+            if args.get("order_id") == oid and item_id in (args.get("item_ids") or []):
+                return "direct"
+        return "indirect"
+
+    def _control(
+        self,
+        ctx: ProposalContext,
+        task_id: str,
+        oid: str,
+        index: int,
+        item: Any,
+        reach: Any,
+        semantics: tuple[Quote, ...],
+    ) -> FaultContract | None:
+        """The target-value control of an item: ``v′`` is the value the gold plan changes
+        one of its options to (``None`` when the plan changes none)."""
+        product = load_domain("retail").base_db.products.get(item.product_id)
+        if product is None or item.item_id not in product.variants:
+            return None
+        if product.variants[item.item_id].options != item.options:
+            return None
+        requested = _requested_values(reach.gold, oid, item.item_id, product)
+        targets = {
+            option: sorted(values - {item.options[option]})
+            for option, values in requested.items()
+            if option in item.options and values - {item.options[option]}
+        }
+        if not targets:
+            return None
+        cid = f"item_option/retail/{task_id}/{oid}/{index}/target"
+        rng = ctx.rng_for(cid)
+        option = rng.choice(sorted(targets))
+        return self._make(
+            cid,
+            task_id,
+            f"{oid}:{index}",
+            oid,
+            index,
+            item,
+            option,
+            rng.choice(targets[option]),
+            semantics,
+            control=True,
+        )
 
     def _candidate(
         self,
@@ -159,7 +228,32 @@ class ItemOption(Operator[ItemOptionParams]):
             )
         rng = ctx.rng_for(cid)
         option = rng.choice(eligible)
-        new_value = rng.choice(alternatives[option])
+        return self._make(
+            cid,
+            task_id,
+            cluster,
+            oid,
+            index,
+            item,
+            option,
+            rng.choice(alternatives[option]),
+            semantics,
+        )
+
+    def _make(
+        self,
+        cid: str,
+        task_id: str,
+        cluster: str,
+        oid: str,
+        index: int,
+        item: Any,
+        option: str,
+        new_value: str,
+        semantics: tuple[Quote, ...],
+        *,
+        control: bool = False,
+    ) -> FaultContract:
         path = f"items.{index}.options.{option}"
         true_value = item.options[option]
         return self.contract(
@@ -167,6 +261,7 @@ class ItemOption(Operator[ItemOptionParams]):
             domain="retail",
             task_id=task_id,
             cluster=cluster,
+            control=control,
             target=Target(
                 entity_type="order",
                 entity_id=oid,

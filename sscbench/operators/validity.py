@@ -67,7 +67,7 @@ def _check_rewrite(contract: FaultContract, spec: ObservationRewrite) -> str | N
     before = dict(flatten(data))
     after = dict(flatten(faulted))
     changed = {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    expected = set() if contract.control else {e.path for e in spec.edits}
+    expected = {e.path for e in spec.edits}
     if changed != expected:
         return (
             f"faulted output differs from the true one at {sorted(changed)}, "
@@ -109,8 +109,8 @@ def check_validity(contract: FaultContract) -> tuple[str, str] | None:
 
     if contract.refutation.relation not in RELATIONS:
         return "relation", f"refutation relation {contract.refutation.relation!r} is not registered"
-    if not contract.control and contract.injected_value == contract.authoritative_value:
-        return "distinct_value", "v′ equals v but the contract is not a target-value control"
+    if contract.injected_value == contract.authoritative_value:
+        return "distinct_value", "v′ equals v: nothing would be injected"
     for spec in contract.interventions:
         if isinstance(spec, ObservationRewrite) and spec.role == "fault":
             reason = _check_rewrite(contract, spec)

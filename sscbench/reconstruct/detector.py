@@ -96,7 +96,6 @@ class FactModel:
     holders: Callable[[str], frozenset[str]] = lambda _v: frozenset()
     """Entities whose visible records carry a canonical value (the target included)."""
     label: str = "fact"
-    control: bool = False
     confirmed: bool = False
     """WriteEffect: the claimed effect has been confirmed by a read before this point."""
     effect: bool = False
@@ -282,8 +281,6 @@ def _decide_unit(
 ) -> Use:
     fault = [(vm, st) for vm, st in decided if vm.which == "v_prime"]
     true = [(vm, st) for vm, st in decided if vm.which == "v"]
-    if model.control:
-        fault, true = [], decided
     label = decided[0][0].label
     evidence = unit.text[:200]
     asserted_fault = [vm for vm, st in fault if st == "assert"]

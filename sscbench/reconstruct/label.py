@@ -211,10 +211,7 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
     t_s = _first(uses, lambda u: u.kind in ("dependent_use", "verification"), "dependent use")
     t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
     reliance = next((u for u in uses if u.kind == "dependent_use" and u.erroneous), None)
-    if contract.control:
-        adopted, adopted_reason = None, "target-value control: adoption is not defined"
-        t_u = EventTime(status="never", reason="target-value control")
-    elif reliance is not None:
+    if reliance is not None:
         # A=1 iff there is at least one erroneous reliance, even when an undecidable use
         # before it leaves T_U itself undecidable.
         adopted, adopted_reason = True, reliance.reason

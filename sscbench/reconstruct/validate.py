@@ -93,7 +93,7 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
         if not rec["operative"]:
             uses.append((rec["step"], False, "verification"))
             continue
-        injected = rec["value"] == targets[key][1] and not contract.control
+        injected = rec["value"] == targets[key][1]
 
         if contract.operator == "write_effect":
             injected = injected and rec["source_step"] in suppressed
@@ -102,7 +102,7 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
     dependent = sorted(s for s, _, _ in uses)
     erroneous = sorted(s for s, e, _ in uses if e)
     t_u = erroneous[0] if erroneous else None
-    adopted = None if contract.control else t_u is not None
+    adopted = t_u is not None
     y_end = None
     if adopted:
         stances = [
@@ -157,12 +157,11 @@ def compare(labels: RunLabels, truth: GroundTruth, agreement: Agreement) -> None
     ):
         decided, step = _step(ours)
         agreement.add(rid, name, decided, step, theirs)
-    if not labels.control:
-        agreement.add(rid, "adopted", labels.adopted is not None, labels.adopted, truth.adopted)
-        if truth.adopted and labels.adopted:
-            agreement.add(
-                rid, "y_end", labels.y_end not in (None, "undecidable"), labels.y_end, truth.y_end
-            )
+    agreement.add(rid, "adopted", labels.adopted is not None, labels.adopted, truth.adopted)
+    if truth.adopted and labels.adopted:
+        agreement.add(
+            rid, "y_end", labels.y_end not in (None, "undecidable"), labels.y_end, truth.y_end
+        )
 
 
 def validate_dir(root: Path, labels: Iterable[RunLabels] | None = None) -> tuple[Agreement, int]:

@@ -4,8 +4,10 @@ The review must speak for every operator, every configuration and every automati
 class, including the rare ones (an ``after`` stratum of three runs matters more to the
 validation than the hundredth ``absent`` WriteEffect run). So runs are grouped by
 (operator, configuration, automatic Z_S) and drawn round-robin over those strata, in a
-seeded random order, until the sample is full. Stratifying on the automatic labels only
-decides *which* runs are reviewed; the labels themselves never reach the reviewers.
+seeded random order that alternates operators (so any sample at least as large as the
+number of operators covers every operator), until the sample is full. Stratifying on the
+automatic labels only decides *which* runs are reviewed; the labels themselves never reach
+the reviewers.
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ def stratum_of(label: RunLabels) -> Stratum:
 
 def eligible(label: RunLabels, *, include_controls: bool) -> bool:
     """Reviewable: faulted, triggered (a fault-bearing observation reached the model),
-    and — unless asked — not a target-value control, whose contract shows ``v′ = v`` and so
-    would reveal its condition to the reviewer."""
+    and — unless asked — not a target-value control (controls are not in the primary
+    analysis of adoption, which the review validates)."""
     if label.operator is None or label.triggered is not True:
         return False
     return include_controls or not label.control
@@ -47,8 +49,19 @@ def stratified_sample(
     for label in sorted(labels, key=lambda x: x.run_id):
         if eligible(label, include_controls=include_controls):
             strata[stratum_of(label)].append(label)
-    order = sorted(strata)
-    rng.shuffle(order)
+    by_operator: dict[str, list[Stratum]] = defaultdict(list)
+    for key in sorted(strata):
+        by_operator[key[0]].append(key)
+    for keys in by_operator.values():
+        rng.shuffle(keys)
+    operators = sorted(by_operator)
+    rng.shuffle(operators)
+    order = [
+        by_operator[op][i]
+        for i in range(max((len(v) for v in by_operator.values()), default=0))
+        for op in operators
+        if i < len(by_operator[op])
+    ]
     for key in order:
         rng.shuffle(strata[key])
     chosen: list[RunLabels] = []

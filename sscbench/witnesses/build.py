@@ -4,9 +4,13 @@ Per operator: candidates in a fixed order (natural sort of their stable ids), gr
 entity cluster; clusters are visited round-robin, each turn screening the cluster's next
 candidate — operator checks, generic validity, then witness search — until ``N`` cases are
 valid and have a witness. Candidates never screened are *not reached*. No agent outcome is
-ever consulted. Target-value controls are then designated round-robin across the read-value
-operators, as twins of included cases (``v′ = v``, same refutation relation and witness
-shape), kept for arrival analysis only.
+ever consulted.
+
+Target-value controls are candidates an operator marks ``control`` (ItemOption: the injected
+value is the one the task asks for). They are screened in the same order and count toward
+the operator's ``N``: ``controls`` of the ``N`` places are kept for them and the rest for
+ordinary candidates, so an operator with control candidates includes ``N − controls``
+ordinary cases and up to ``controls`` controls (kept for arrival, not for primary adoption).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRewrite
+from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import dump_contract
 from sscbench.operators.base import ProposalContext, Rejection
 from sscbench.operators.registry import get_operator, operator_names
@@ -38,7 +42,6 @@ from sscbench.witnesses.record import DEFAULT_LIMITS, SearchLimits, SearchStats,
 from sscbench.witnesses.search import search_witness
 
 Fate = Literal["included", "control", "invalid", "no_witness", "not_reached"]
-CONTROL_OPERATORS = ("return_date", "pay_source", "item_option")
 
 
 class ScreeningEntry(BaseModel):
@@ -75,35 +78,16 @@ def round_robin(items: Iterable[Any], cluster_of: Callable[[Any], str]) -> list[
     return out
 
 
-def make_control(contract: FaultContract) -> FaultContract:
-    """The target-value control twin of a read-value contract: rewrites to ``v`` itself."""
-    interventions = []
-    for spec in contract.interventions:
-        if isinstance(spec, ObservationRewrite) and spec.role == "fault":
-            spec = spec.model_copy(
-                update={
-                    "edits": tuple(Edit(path=e.path, value=spec.expect[e.path]) for e in spec.edits)
-                }
-            )
-        interventions.append(spec)
-    return FaultContract.model_validate(
-        {
-            **contract.model_dump(),
-            "contract_id": f"{contract.contract_id}+control",
-            "control": True,
-            "injected_value": contract.authoritative_value,
-            "interventions": tuple(interventions),
-        }
-    )
-
-
 def _screen_operator(
-    name: str, per_operator: int, seed: int, limits: SearchLimits
+    name: str, per_operator: int, controls: int, seed: int, limits: SearchLimits
 ) -> tuple[list[tuple[FaultContract, Witness]], list[ScreeningEntry], dict[str, int]]:
     op = get_operator(name)
     outcomes: list[FaultContract | Rejection] = []
     for domain in op.domains:
         outcomes.extend(op.propose(ProposalContext(domain=domain, seed=seed)))
+    has_controls = any(isinstance(o, FaultContract) and o.control for o in outcomes)
+    quota = {True: min(controls, per_operator) if has_controls else 0}
+    quota[False] = per_operator - quota[True]
     ident = {
         id(o): (o.contract_id if isinstance(o, FaultContract) else o.candidate_id) for o in outcomes
     }
@@ -115,10 +99,12 @@ def _screen_operator(
         "frames": len(ordered),
         "screened": 0,
         "included": 0,
+        "controls": 0,
         "invalid": 0,
         "no_witness": 0,
         "not_reached": 0,
     }
+    taken = {True: 0, False: 0}
     for order, outcome in enumerate(ordered):
         cid = ident[id(outcome)]
         base = {
@@ -127,13 +113,15 @@ def _screen_operator(
             "task_id": outcome.task_id,
             "cluster": outcome.cluster,
         }
-        if len(included) >= per_operator:
+        kind = isinstance(outcome, FaultContract) and outcome.control
+        if taken[kind] >= quota[kind]:
+            what = "target-value controls" if kind else "cases"
             log.append(
                 ScreeningEntry(
                     **base,
                     order=None,
                     fate="not_reached",
-                    reason=f"{per_operator} cases were included before this candidate's turn",
+                    reason=f"{quota[kind]} {what} were included before this candidate's turn",
                 )
             )
             counts["not_reached"] += 1
@@ -166,12 +154,13 @@ def _screen_operator(
             counts["no_witness"] += 1
             continue
         included.append((outcome, found))
-        counts["included"] += 1
+        taken[kind] += 1
+        counts["controls" if kind else "included"] += 1
         log.append(
             ScreeningEntry(
                 **base,
                 order=order,
-                fate="included",
+                fate="control" if kind else "included",
                 reason=f"valid; witness at depth {found.search.depth}: {found.search.reason}",
             )
         )
@@ -203,7 +192,7 @@ def build_case_set(
     seed: int = 0,
     limits: SearchLimits = DEFAULT_LIMITS,
     name: str = "sscbench-default",
-    version: str = "1.0.0",
+    version: str = "2.0.0",
     on_operator: Callable[[str, dict[str, int]], None] | None = None,
 ) -> Manifest:
     """Screen, sample and write a case set to ``out`` (which must be empty or absent)."""
@@ -219,54 +208,21 @@ def build_case_set(
         raise ConfigError("--per-operator must be at least 1 and --controls at least 0")
     if out.exists() and any(out.iterdir()):
         raise ConfigError(f"{out} is not empty; a case set is written into a fresh directory")
-    chosen: list[tuple[FaultContract, Witness, str | None]] = []
+    chosen: list[tuple[FaultContract, Witness]] = []
     screening: list[ScreeningEntry] = []
     counts: dict[str, dict[str, int]] = {}
-    per_op_included: dict[str, list[tuple[FaultContract, Witness]]] = {}
     for op_name in names:
-        included, log, op_counts = _screen_operator(op_name, per_operator, seed, limits)
-        per_op_included[op_name] = included
-        chosen.extend((c, w, None) for c, w in included)
+        included, log, op_counts = _screen_operator(op_name, per_operator, controls, seed, limits)
+        chosen.extend(included)
         screening.extend(log)
         counts[op_name] = op_counts
         if on_operator is not None:
             on_operator(op_name, op_counts)
-    twins = round_robin(
-        [
-            (op, i, c)
-            for op in names
-            if op in CONTROL_OPERATORS
-            for i, (c, _) in enumerate(per_op_included[op])
-        ],
-        lambda item: item[0],
-    )
-    twins.sort(key=lambda item: item[1])  # first included of each operator, then second, ...
-    made = 0
-    for op_name, _, contract in twins:
-        if made >= controls:
-            break
-        control = make_control(contract)
-        found = search_witness(control, limits)
-        if isinstance(found, SearchStats):
-            continue
-        chosen.append((control, found, contract.contract_id))
-        screening.append(
-            ScreeningEntry(
-                candidate_id=control.contract_id,
-                operator=op_name,
-                task_id=control.task_id,
-                cluster=control.cluster,
-                order=None,
-                fate="control",
-                reason=f"target-value control twin of {contract.contract_id}",
-            )
-        )
-        made += 1
     out.mkdir(parents=True, exist_ok=True)
     (out / "cases").mkdir()
     entries = []
     seen: set[str] = set()
-    for contract, witness, twin in chosen:
+    for contract, witness in chosen:
         stem = slug(contract.contract_id)
         if stem in seen:
             raise ConfigError(f"two cases map to the same file name {stem}")
@@ -283,7 +239,7 @@ def build_case_set(
                 task_id=contract.task_id,
                 cluster=contract.cluster,
                 control=contract.control,
-                twin=twin,
+                relevance=get_operator(contract.operator).relevance(contract),
                 contract=f"cases/{stem}.yaml",
                 contract_sha256=sha256_bytes(contract_text),
                 witness=f"cases/{stem}.witness.json",

@@ -23,7 +23,7 @@ from sscbench.fault_contracts.io import parse_contract
 from sscbench.witnesses.record import Witness
 
 MANIFEST = "manifest.json"
-CASE_SET_SCHEMA_VERSION = 1
+CASE_SET_SCHEMA_VERSION = 2
 
 
 class CaseEntry(BaseModel):
@@ -37,7 +37,12 @@ class CaseEntry(BaseModel):
     task_id: str
     cluster: str
     control: bool
+    """A target-value control: kept for arrival, not in the primary analysis of adoption."""
     twin: str | None = None
+    """(Schema 1 only: the case a ``v′ = v`` control twin was made from.)"""
+    relevance: str | None = None
+    """How directly the task concerns the target (``direct`` / ``indirect``), where the
+    operator draws that line; the strict ItemOption sensitivity keeps ``direct`` cases."""
     contract: str
     contract_sha256: str
     witness: str

@@ -120,8 +120,8 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 520  # 130 cases × 4 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1040
+    assert sum(f.scheduled for f in primary.funnel) == 480  # 120 cases × 4 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 960
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}

@@ -44,7 +44,9 @@ from sscbench.witnesses.caseset import Case, CaseEntry, CaseSet, Manifest
 Step = int | str | None
 
 
-def _entry(case_id: str, operator: str, cluster: str, control: bool = False) -> CaseEntry:
+def _entry(
+    case_id: str, operator: str, cluster: str, control: bool = False, relevance: str | None = None
+) -> CaseEntry:
     return CaseEntry(
         case_id=case_id,
         operator=operator,
@@ -52,6 +54,7 @@ def _entry(case_id: str, operator: str, cluster: str, control: bool = False) -> 
         task_id="0",
         cluster=cluster,
         control=control,
+        relevance=relevance,
         contract="c.json",
         contract_sha256="0",
         witness="w.json",
@@ -60,10 +63,10 @@ def _entry(case_id: str, operator: str, cluster: str, control: bool = False) -> 
 
 
 ENTRIES = [_entry(f"w{i}", "write_effect", f"res{i}") for i in range(1, 12)] + [
-    _entry("i1", "item_option", "k1"),
-    _entry("i2", "item_option", "k1"),
-    _entry("i3", "item_option", "k2"),
-    _entry("i1+control", "item_option", "k1", control=True),
+    _entry("i1", "item_option", "k1", relevance="indirect"),  # the task only mentions it
+    _entry("i2", "item_option", "k1", relevance="direct"),
+    _entry("i3", "item_option", "k2", relevance="direct"),
+    _entry("i1+control", "item_option", "k1", control=True, relevance="direct"),
 ]
 
 
@@ -155,7 +158,7 @@ ITEM = [
     lab("i1", t_e=6, t_s=8, t_u=8, adopted=True, y_end="endorse", evidence=(4, 6)),
     lab("i2", t_e=9, t_s=10, t_u="never", adopted=False, evidence=(9, 6)),
     lab("i3", t_e=12, t_s=8, t_u=8, adopted=True, y_end="endorse", evidence=(12, 6)),
-    lab("i1+control", t_e=7, t_s=8, t_u="never", adopted=None, evidence=(7, 6)),
+    lab("i1+control", t_e=7, t_s=8, t_u="never", adopted=False, evidence=(7, 6)),
 ]
 CLEAN = RunLabels.model_validate(
     {**lab("w1").model_dump(), "case_id": None, "operator": None, "run_id": "clean"}
@@ -299,9 +302,11 @@ def test_common_seeds() -> None:
 
 
 def test_strict_item_option() -> None:
-    assert strict_item_option_excludes(ITEM[0])
-    assert not strict_item_option_excludes(ITEM[1])
-    assert not strict_item_option_excludes(WRITE[0])
+    # Case-level: the ItemOption case whose item the task only mentions is dropped.
+    assert strict_item_option_excludes(ENTRIES[11])
+    assert not strict_item_option_excludes(ENTRIES[12])
+    assert not strict_item_option_excludes(_entry("w", "write_effect", "r", relevance="indirect"))
+    assert not strict_item_option_excludes(_entry("old", "item_option", "k"))  # schema 1
     result = analyze(LABELS, CASES, sensitivity="strict_item_option")
     f = _row(result.funnel, "item_option", "A")
     assert (f.decidable_use, f.population, f.controls) == (4, 2, 1)
@@ -318,8 +323,10 @@ def test_controls_included() -> None:
     result = analyze(LABELS, CASES, sensitivity="controls_included")
     f = _row(result.funnel, "item_option", "A")
     assert (f.population, f.controls) == (4, 1)
-    # The control's adoption is undefined, so adoption counts do not change.
-    assert _counts(_row(result.adoption, "item_option", "A").a_p) == (2, 3, 2)
+    # A target-value control has an adoption of its own: it joins the denominators.
+    assert _counts(_row(result.adoption, "item_option", "A").a_p) == (2, 4, 2)
+    primary = analyze(LABELS, CASES)
+    assert _counts(_row(primary.adoption, "item_option", "A").a_p) == (2, 3, 2)
 
 
 def test_analyze_all_and_determinism(primary: AnalysisResult) -> None:

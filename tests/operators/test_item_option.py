@@ -54,9 +54,12 @@ def _diff(clean: str, faulted: str) -> tuple[set[str], dict]:
 
 
 def test_counts(proposals, screened, valid) -> None:
-    assert len(proposals) == 1102
-    assert len(screened) == 1102
-    assert len(valid) == 208
+    # 1,102 ordinary frames (one per task × ordered item) and 84 target-value controls
+    # (items whose option the gold plan changes).
+    assert len(proposals) == 1186
+    assert sum(isinstance(o, FaultContract) and o.control for o in proposals) == 84
+    assert len(screened) == 1186
+    assert len(valid) == 208 + 84
     checks = Counter(o.check for o in screened if isinstance(o, Rejection))
     assert checks == {"task_relevance": 894}
 

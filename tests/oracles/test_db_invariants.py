@@ -64,7 +64,7 @@ def _trajectory(run_dir: Path, clean: bool = False) -> Trajectory:
     return Trajectory(run_dir.name, run_dir, ledger, contract, clean)  # type: ignore[arg-type]
 
 
-def test_it_fires_on_delivered_faults_not_on_controls_or_untriggered_runs(
+def test_it_fires_on_delivered_faults_not_on_untriggered_runs(
     oracle_runs: Path,
 ) -> None:
     oracle = make_oracle("db_invariants")
@@ -75,12 +75,12 @@ def test_it_fires_on_delivered_faults_not_on_controls_or_untriggered_runs(
         verdict = oracle.judge(trajectory)
         op = labels.operator
         assert op is not None
-        if op == "write_effect":
-            # A suppressed write shows only when the agent reads the reservation back,
-            # which is exactly when the refutation arrives.
-            expected = labels.t_e.status == "found"
-        else:
-            expected = bool(labels.triggered) and not labels.control
+        # A suppressed write shows only when the agent reads the reservation back, which
+        # is exactly when the refutation arrives; a read-value fault (target-value controls
+        # included: v′ is the value the task asks for) shows whenever it is delivered.
+        expected = (
+            labels.t_e.status == "found" if op == "write_effect" else bool(labels.triggered)
+        )
         assert verdict.adopted is expected, (ledger_path.parent.name, verdict.reason)
         if expected:
             seen.add(op)

@@ -21,6 +21,7 @@ The agent and user text is written by hand; every ``ts`` is ``null``. Rebuild wi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
@@ -41,6 +42,8 @@ from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.json_paths import get_path, set_path
+from sscbench.operators.base import ProposalContext
+from sscbench.operators.registry import get_operator
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.runs.events import (
     AgentMessage,
@@ -82,11 +85,27 @@ CLICKY_NONE_FULL = "7706410293"  # clicky / none / full size: keeps the true siz
 
 
 def contract_of(case_id: str) -> FaultContract:
-    """The contract of a shipped case."""
+    """The contract of a shipped case, or of any candidate the operators propose (seed 0):
+    fixtures written against one version of the shipped set keep their contracts when a
+    later version samples other cases."""
     for case in load_case_set().cases:
         if case.entry.case_id == case_id:
             return case.contract
-    raise KeyError(case_id)
+    found = _proposed(case_id.split("/", 1)[0]).get(case_id)
+    if found is None:
+        raise KeyError(case_id)
+    return found
+
+
+@functools.cache
+def _proposed(operator: str) -> dict[str, FaultContract]:
+    op = get_operator(operator)
+    out: dict[str, FaultContract] = {}
+    for domain in op.domains:
+        for outcome in op.propose(ProposalContext(domain=domain, seed=0)):
+            if isinstance(outcome, FaultContract):
+                out[outcome.contract_id] = outcome
+    return out
 
 
 def _sha(text: str) -> str:

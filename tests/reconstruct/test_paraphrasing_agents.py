@@ -28,7 +28,7 @@ def varied_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_varied_phrasing_is_reconstructed(varied_runs: Path) -> None:
     agreement, runs = validate_dir(varied_runs)
-    assert runs == 130 * len(AGENTS)
+    assert runs == 120 * len(AGENTS)
     for quantity, floor in (("adopted", 0.99), ("t_s", 0.98), ("t_u", 0.98), ("t_f", 1.0)):
         compared = agreement.compared[quantity]
         assert compared > 100, quantity

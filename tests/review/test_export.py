@@ -127,7 +127,9 @@ def test_the_sample_spreads_over_strata_and_is_seeded(review_runs: Path, tmp_pat
     }
     assert len({e.configuration for e in first.entries}) == 4
     assert len({e.auto_z_s for e in first.entries}) >= 3
-    assert not any("+control" in e.run_id for e in first.entries), "controls need the flag"
+    assert not any("/target" in e.run_id or "target-" in e.run_id for e in first.entries), (
+        "controls need the flag"
+    )
     assert set(read_key(tmp_path / "a")) == {e.packet_id for e in first.entries}
 
 

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from sscbench.envs import load_domain
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRewrite
 from sscbench.operators import get_operator
+from sscbench.operators.base import ProposalContext
 from sscbench.operators.screen import screen
 from sscbench.runs.events import AgentMessage, UserMessage
-from sscbench.witnesses.build import build_case_set, make_control, natural_key, round_robin
+from sscbench.witnesses.build import build_case_set, natural_key, round_robin
 from sscbench.witnesses.caseset import default_case_set_path, load_case_set
 from sscbench.witnesses.context import build_context
 from sscbench.witnesses.legality import is_legal
@@ -129,10 +131,32 @@ def test_sampling_order_is_natural_and_cycles_over_clusters() -> None:
     assert round_robin(items, lambda x: x[0]) == [("a", 1), ("b", 3), ("c", 5), ("a", 2), ("a", 4)]
 
 
-def test_a_control_twin_rewrites_to_the_true_value_and_keeps_a_witness() -> None:
-    control = make_control(_first_contract("return_date"))
-    assert control.control and control.injected_value == control.authoritative_value
-    witness = search_witness(control)
+def test_a_target_value_control_injects_the_value_the_task_asks_for() -> None:
+    from sscbench.operators.item_option import _requested_values
+    from sscbench.operators.task_reach import task_reach
+
+    op = get_operator("item_option")
+    proposed = list(op.propose(ProposalContext(domain="retail", seed=0)))
+    controls = [c for c in proposed if isinstance(c, FaultContract) and c.control]
+    assert controls and all(c.contract_id.endswith("/target") for c in controls)
+    product_db = load_domain("retail").base_db
+    for control in controls[:20]:
+        assert control.injected_value != control.authoritative_value
+        params = control.refutation.params
+        item = product_db.products[params["product_id"]]
+        gold = task_reach("retail", control.task_id).gold
+        requested = _requested_values(gold, control.target.entity_id, params["item_id"], item)
+        assert control.injected_value in requested[params["option"]]
+        assert op.relevance(control) == "direct"  # a gold write acts on the item
+    # an ordinary candidate never injects a requested value
+    ordinary = [c for c in proposed if isinstance(c, FaultContract) and not c.control]
+    for contract in ordinary[:50]:
+        params = contract.refutation.params
+        item = product_db.products[params["product_id"]]
+        gold = task_reach("retail", contract.task_id).gold
+        requested = _requested_values(gold, contract.target.entity_id, params["item_id"], item)
+        assert contract.injected_value not in requested.get(params["option"], set())
+    witness = search_witness(controls[0])
     assert isinstance(witness, Witness)
 
 
@@ -144,10 +168,15 @@ def test_a_rebuilt_case_set_is_byte_identical_and_explains_every_candidate(tmp_p
     for path in sorted(first.rglob("*")):
         if path.is_file():
             assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
-    assert len(manifest.cases) == 4 * 3 + 2
+    # Controls take two of ItemOption's three places; other operators propose none.
+    assert len(manifest.cases) == 4 * 3
+    assert [c.case_id for c in manifest.cases if c.control] == [
+        c.case_id for c in manifest.cases if c.case_id.endswith("/target")
+    ]
+    assert sum(c.control for c in manifest.cases) == 2
     log = [json.loads(line) for line in (first / "screening.jsonl").read_text().splitlines()]
     frames = sum(c["frames"] for c in manifest.counts.values())
-    assert len(log) == frames + 2  # every candidate once, plus the two control twins
+    assert len(log) == frames  # every candidate once
     assert {e["fate"] for e in log} == {"included", "invalid", "not_reached", "control"}
     assert all(e["reason"] for e in log)
     with pytest.raises(ConfigError, match="not empty"):
@@ -157,10 +186,13 @@ def test_a_rebuilt_case_set_is_byte_identical_and_explains_every_candidate(tmp_p
 def test_the_shipped_case_set_verifies_and_matches_a_rebuild(tmp_path: Path) -> None:
     shipped = default_case_set_path()
     case_set = load_case_set(shipped)
-    assert len(case_set.cases) == 130
+    assert len(case_set.cases) == 120  # 30 per operator, the 10 controls among ItemOption's
     assert sum(c.entry.control for c in case_set.cases) == 10
     for operator in ("return_date", "pay_source", "item_option", "write_effect"):
-        assert sum(not c.entry.control for c in case_set.by_operator(operator)) == 30
+        assert len(case_set.by_operator(operator)) == 30
+    assert all(c.entry.operator == "item_option" for c in case_set.cases if c.entry.control)
+    relevance = {c.entry.relevance for c in case_set.by_operator("item_option")}
+    assert relevance == {"direct", "indirect"}
     for case in case_set.cases:
         assert verify_witness(case.contract, case.witness) == [], case.entry.case_id
     rebuilt = tmp_path / "rebuilt"

@@ -202,7 +202,7 @@ class GenericRules(UseRules):
         if isinstance(c.injected_value, dict):
             v = dict(flatten(c.authoritative_value or {}))
             vp = dict(flatten(c.injected_value))
-            return [(p, v.get(p), vp[p]) for p in vp if v.get(p) != vp[p] or c.control]
+            return [(p, v.get(p), vp[p]) for p in vp if v.get(p) != vp[p]]
         return [(c.target.paths[0], c.authoritative_value, c.injected_value)]
 
     def model(self, view: RunView, step: int) -> FactModel:
@@ -263,7 +263,6 @@ class GenericRules(UseRules):
             find=find,
             holders=lambda _value: frozenset(),
             label=c.target.scope,
-            control=c.control,
         )
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
@@ -289,7 +288,7 @@ class GenericRules(UseRules):
             for arg, value in args.items():
                 if kinds.get(call.name) == "write" and arg.rsplit(".", 1)[-1] in leaf_names:
                     continue  # the write sets this field: the argument is its new value
-                if str(value) == str(vp) and not c.control and vp != v:
+                if str(value) == str(vp) and vp != v:
                     out.append(
                         call_use(
                             call.step,

@@ -233,7 +233,6 @@ class PaySourceRules(UseRules):
             find=find,
             holders=lambda value: frozenset(holders.get(value, set())),
             label=f"category of {pid}",
-            control=c.control,
         )
 
     def _choice(self, unit: Unit, pid: str, v: str, vp: str) -> list[ValueMention]:
@@ -274,7 +273,7 @@ class PaySourceRules(UseRules):
         v, v_prime = c.authoritative_value, c.injected_value
         if (v == "certificate") == (v_prime == "certificate"):
             return []
-        erroneous = v == "certificate" and not c.control
+        erroneous = v == "certificate"
         return [
             call_use(
                 call.step,
@@ -292,7 +291,7 @@ class PaySourceRules(UseRules):
         which = readings.of_sum(str(call.arguments.get("expression", "")))
         if which is None:
             return []
-        erroneous = which == "v_prime" and not c.control
+        erroneous = which == "v_prime"
         category = vp if which == "v_prime" else v
         return [
             call_use(

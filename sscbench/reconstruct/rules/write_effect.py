@@ -478,7 +478,6 @@ class WriteEffectRules(UseRules):
             find=find,
             holders=lambda value: frozenset(holders.get(value, set())),
             label=f"effect of {tool}",
-            control=c.control,
             confirmed=confirmed,
             effect=True,
         )
