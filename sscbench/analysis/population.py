@@ -39,6 +39,7 @@ from typing import Literal, NamedTuple, get_args
 
 from sscbench.analysis.results import FunnelRow
 from sscbench.errors import ConfigError
+from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import iter_jsonl
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
@@ -320,8 +321,8 @@ def build_population(
     recorded: set[RunKey] = set()
     for label in labels:
         key = run_key(label)
-        if key is None:
-            continue
+        if key is None or split_variants(key.case_id)[1]:
+            continue  # clean runs, and paired-check variant runs (see paired.py)
         recorded.add(key)
         if not label.finished or harness_error(label):
             continue
@@ -334,7 +335,7 @@ def build_population(
     if schedule is None:
         scheduled = recorded
     else:
-        scheduled = {RunKey(*key) for key in schedule}
+        scheduled = {RunKey(*key) for key in schedule if not split_variants(key[0])[1]}
         unscheduled = observed.keys() - scheduled
         if unscheduled:
             # Not part of the design: left out of every count, but said out loud.
@@ -363,7 +364,7 @@ def build_population(
     if sensitivity == "common_seeds":
         scheduled = _common_seeds(scheduled, entries)
     gated_counts: dict[tuple[str, str], int] = defaultdict(int)
-    for key in {RunKey(*k) for k in gated}:
+    for key in {RunKey(*k) for k in gated if not split_variants(k[0])[1]}:
         if repetitions == "first" and key.repetition != (first_seeds or {}).get(
             key.configuration, min((k.repetition for k in scheduled), default=key.repetition)
         ):

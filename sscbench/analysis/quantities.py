@@ -30,6 +30,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
+from sscbench.analysis.paired import paired_rows
 from sscbench.analysis.population import (
     SENSITIVITIES,
     Run,
@@ -283,6 +284,7 @@ def analyze(
         reformulation=tuple(reformulation),
         stance=tuple(stance_row(op, c, runs) for op, c, runs in groups),
         noise=tuple(noise_row(op, c, runs) for op, c, runs in every_repetition.groups()),
+        paired=paired_rows(labels),
     )
 
 

@@ -447,6 +447,11 @@ def render_report(
     )
     parts.append(f'<section id="stance"><h2>Y_end</h2>{html_table(result, "stance")}</section>')
     parts.append(f'<section id="noise"><h2>Noise floor</h2>{html_table(result, "noise")}</section>')
+    if result.paired:
+        parts.append(
+            '<section id="paired"><h2>Paired interface checks</h2>'
+            f"{html_table(result, 'paired')}</section>"
+        )
     parts.append(f'<section id="methods"><h2>Methods</h2>{METHODS}</section>')
     listed = [files.json, *files.csv.values(), *files.latex.values(), *figure_paths.values()]
     file_items = "".join(f'<li><a href="{escape(p)}">{escape(p)}</a></li>' for p in listed)

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-ANALYSIS_SCHEMA_VERSION = 2
+ANALYSIS_SCHEMA_VERSION = 3
 
 
 class _Row(BaseModel):
@@ -123,6 +123,27 @@ class NoiseRow(_Row):
     changed: int
 
 
+class PairedRow(_Row):
+    """A paired interface check: main-interface runs against their variant twins (same case,
+    configuration and repetition), on pairs where both were observed and triggered."""
+
+    check: str
+    """The interface variant: ``read_back_hint`` or ``aligned``."""
+    operator: str
+    configuration: str
+    pairs: int
+    read_back_main: int
+    """Pairs whose main-interface run received the refutation (``T_E`` found)."""
+    read_back_variant: int
+    adoption_pairs: int
+    """Pairs with a decided ``A`` on both sides."""
+    adopted_main: int
+    adopted_variant: int
+    adopted_main_only: int
+    """Discordant pairs: adopted on the main interface only."""
+    adopted_variant_only: int
+
+
 class AnalysisResult(_Row):
     """Everything an analysis of one run set produced."""
 
@@ -139,3 +160,5 @@ class AnalysisResult(_Row):
     reformulation: tuple[ReformulationRow, ...]
     stance: tuple[StanceRow, ...]
     noise: tuple[NoiseRow, ...]
+    paired: tuple[PairedRow, ...] = ()
+    """Paired interface checks (empty when the run set has none)."""

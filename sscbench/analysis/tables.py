@@ -31,6 +31,7 @@ from sscbench.analysis.results import (
     ArrivalRow,
     FunnelRow,
     NoiseRow,
+    PairedRow,
     Rate,
     ReformulationRow,
     RelianceTimingRow,
@@ -45,6 +46,7 @@ TABLE_MODELS: dict[str, type[BaseModel]] = {
     "reformulation": ReformulationRow,
     "stance": StanceRow,
     "noise": NoiseRow,
+    "paired": PairedRow,
 }
 """Field name of each table in :class:`AnalysisResult` → its row model, in report order."""
 
@@ -58,6 +60,7 @@ TableRow = (
     | ReformulationRow
     | StanceRow
     | NoiseRow
+    | PairedRow
 )
 
 
@@ -308,6 +311,34 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
             _c("pairs", "pairs", "pairs"),
             _c("with repetitions", "repeated", "pairs_with_repetitions"),
             _c("changed class", "changed", "changed"),
+        ),
+    ),
+    "paired": (
+        "Paired interface checks: the same case, configuration and repetition on the main "
+        "interface and under the variant",
+        (
+            _c("check", "check", "check"),
+            _c("pairs", "pairs", "pairs"),
+            Column(
+                "read-back main → variant",
+                "read-back",
+                lambda row: (
+                    f"{row.read_back_main}/{row.pairs} → {row.read_back_variant}/{row.pairs}"
+                ),
+            ),
+            Column(
+                "adopted main → variant",
+                "adopted",
+                lambda row: (
+                    f"{row.adopted_main}/{row.adoption_pairs} → "
+                    f"{row.adopted_variant}/{row.adoption_pairs}"
+                ),
+            ),
+            Column(
+                "discordant (main only / variant only)",
+                "discordant",
+                lambda row: f"{row.adopted_main_only} / {row.adopted_variant_only}",
+            ),
         ),
     ),
 }

@@ -38,6 +38,7 @@ from sscbench.experiments.spec import (
     ExperimentFile,
     Gate,
 )
+from sscbench.fault_contracts.variants import VARIANT_OPERATORS, apply_variant
 from sscbench.users import USERS, make_user
 from sscbench.witnesses.caseset import Case, CaseSet, load_case_set
 
@@ -50,6 +51,8 @@ class Configuration:
     agent: str
     params: dict[str, Any]
     hash: str
+    repetitions: int | None = None
+    """How many of the experiment's repetitions it runs (r0 first); None: all."""
 
     @property
     def dirname(self) -> str:
@@ -81,6 +84,8 @@ class Experiment:
     step_limits: dict[str, int]
     budget: BudgetEntry
     warnings: tuple[str, ...] = ()
+    paired: tuple[str, ...] = ()
+    """Interface variants each applicable case is also run under (paired checks)."""
 
     def step_limit(self, operator: str) -> int:
         """The model-visible step limit of the operator's runs (clean and faulted)."""
@@ -149,7 +154,12 @@ def _configurations(
             problems.add((*at, "params"), f"{entry.agent} rejects these parameters: {exc}")
             continue
         digest = configuration_hash(entry.agent, params, spec.user.name, user_params)
-        out.append(Configuration(entry.id, entry.agent, params, digest))
+        if entry.repetitions is not None and entry.repetitions > spec.repetitions:
+            problems.add(
+                (*at, "repetitions"),
+                f"{entry.repetitions} repetitions but the experiment plans {spec.repetitions}",
+            )
+        out.append(Configuration(entry.id, entry.agent, params, digest, entry.repetitions))
     return out
 
 
@@ -210,6 +220,24 @@ def _cases(problems: Problems, sel: CaseSelection, base: Path) -> tuple[CaseSet 
     return case_set, cases
 
 
+def _paired(problems: Problems, variants: tuple[str, ...], cases: list[Case]) -> list[Case]:
+    """The selected cases under each paired-check variant that applies to them (controls
+    are left out: they are not in the primary analysis the checks speak to)."""
+    out: list[Case] = []
+    for j, variant in enumerate(variants):
+        made = 0
+        for case in cases:
+            if case.entry.control or case.entry.operator not in VARIANT_OPERATORS[variant]:
+                continue
+            contract = apply_variant(case.contract, variant)
+            entry = case.entry.model_copy(update={"case_id": contract.contract_id})
+            out.append(Case(entry=entry, contract=contract, witness=case.witness))
+            made += 1
+        if not made:
+            problems.add(("checks", "paired", j), f"no selected case takes variant {variant!r}")
+    return out
+
+
 def _step_limits(
     problems: Problems, spec: ExperimentFile, case_set: CaseSet | None, cases: list[Case]
 ) -> dict[str, int]:
@@ -252,6 +280,7 @@ def load_experiment(path: Path) -> Experiment:
     user = _user(problems, warnings, spec, base)
     configurations = _configurations(problems, warnings, spec, base)
     case_set, cases = _cases(problems, spec.cases, base)
+    cases += _paired(problems, spec.checks.paired, cases)
     limits = _step_limits(problems, spec, case_set, cases)
     problems.raise_if_any()
     assert case_set is not None
@@ -268,4 +297,5 @@ def load_experiment(path: Path) -> Experiment:
         step_limits=limits,
         budget=spec.budget,
         warnings=tuple(warnings),
+        paired=tuple(spec.checks.paired),
     )

@@ -101,9 +101,11 @@ def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
     """Every scheduled run in a fixed order: all clean runs, then all faulted runs."""
     clean: list[ScheduledRun] = []
     fault: list[ScheduledRun] = []
-    reps = list(enumerate(experiment.seeds))
-    clean_reps = reps if experiment.gate == "per_repetition" else reps[:1]
+    every = list(enumerate(experiment.seeds))
     for config in experiment.configurations:
+        # A configuration may run only the first k repetitions (r0 first).
+        reps = every[: config.repetitions] if config.repetitions else every
+        clean_reps = reps if experiment.gate == "per_repetition" else reps[:1]
         planned: dict[RunKey, ScheduledRun] = {}
         for case in experiment.cases:
             c = case.contract

@@ -47,6 +47,19 @@ class ConfigurationEntry(_Strict):
     id: str = Field(pattern=CONFIG_ID_PATTERN, description="short display id")
     agent: str = Field(min_length=1, description="agent registry name, e.g. scripted:careful")
     params: dict[str, Any] = Field(default_factory=dict)
+    repetitions: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="run only the experiment's first k repetitions (r0..r(k-1)); None: all",
+    )
+
+
+class ChecksEntry(_Strict):
+    """Paired interface checks: each selected case is also run under these interface
+    variants, with the same configuration, repetition and seed, so that runs pair up."""
+
+    paired: tuple[Literal["aligned", "read_back_hint"], ...] = ()
 
 
 class UserEntry(_Strict):
@@ -77,4 +90,5 @@ class ExperimentFile(_Strict):
     step_limits: dict[str, PositiveInt] = Field(default_factory=dict)
     user: UserEntry = Field(default_factory=UserEntry)
     budget: BudgetEntry = Field(default_factory=BudgetEntry)
+    checks: ChecksEntry = Field(default_factory=ChecksEntry)
     configurations: tuple[ConfigurationEntry, ...] = Field(min_length=1)

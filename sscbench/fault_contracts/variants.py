@@ -15,6 +15,24 @@ from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRewrite
 
 VARIANTS = ("aligned", "read_back_hint")
+VARIANT_OPERATORS: dict[str, tuple[str, ...]] = {
+    "aligned": ("item_option", "write_effect"),
+    "read_back_hint": ("write_effect",),
+}
+"""The operators each variant applies to."""
+
+
+def split_variants(case_id: str) -> tuple[str, tuple[str, ...]]:
+    """``(base case id, variants)`` of a possibly varied case id (``…+aligned``)."""
+    variants: list[str] = []
+    while True:
+        base, _, last = case_id.rpartition("+")
+        if not base or last not in VARIANTS:
+            return case_id, tuple(reversed(variants))
+        variants.append(last)
+        case_id = base
+
+
 READ_BACK_HINT = (
     " After this call succeeds, read the reservation back with get_reservation_details to "
     "confirm the change."

@@ -495,3 +495,40 @@ def test_common_seeds_drop_cases_gated_for_any_configuration(tmp_path: Path) -> 
     a = _row(common.funnel, "write_effect", "A")
     assert (a.scheduled, a.population) == (1, 1)  # w2 is not a common clean-solved seed
     assert _counts(_row(common.adoption, "write_effect", "A").a_p) == (1, 1, 1)
+
+
+def test_paired_rows_on_hand_built_pairs() -> None:
+    from sscbench.analysis.paired import paired_rows
+
+    hint = "+read_back_hint"
+    runs = [
+        # w1: no read-back and adopted on the main interface; the hint brings both around
+        lab("w1", t_e="never", t_s=5, t_u=5, adopted=True),
+        lab("w1" + hint, t_e=6, t_s=8, t_u="never", adopted=False),
+        # w2: read back on both sides, adopted on neither
+        lab("w2", t_e=6, t_s=8, t_u="never", adopted=False),
+        lab("w2" + hint, t_e=6, t_s=8, t_u="never", adopted=False),
+        # w3: the variant run was not triggered, so there is no pair
+        lab("w3", t_e="never", t_s=5, t_u=5, adopted=True),
+        lab("w3" + hint, triggered=False),
+        # w4: adoption undecidable on one side: a pair for read-back, not for adoption
+        lab("w4", t_e="never", t_s=5, t_u=5, adopted=True),
+        lab("w4" + hint, t_e="never", t_s="undecidable", t_u="undecidable", adopted=None),
+        # w5: a variant run without its main-interface twin
+        lab("w5" + hint, t_e=6, t_s=8, t_u="never", adopted=False),
+    ]
+    rows = {(r.check, r.configuration): r for r in paired_rows(runs)}
+    row = rows[("read_back_hint", "A")]
+    assert (row.operator, row.pairs, row.read_back_main, row.read_back_variant) == (
+        "write_effect",
+        3,
+        1,
+        2,
+    )
+    assert (row.adoption_pairs, row.adopted_main, row.adopted_variant) == (2, 1, 0)
+    assert (row.adopted_main_only, row.adopted_variant_only) == (1, 0)
+    assert rows[("read_back_hint", "all")].pairs == 3
+    # the variant runs stay out of the main population
+    result = analyze(runs, CASES)
+    assert _row(result.funnel, "write_effect", "A").scheduled == 4
+    assert result.paired == paired_rows(runs)
