@@ -33,7 +33,7 @@ from __future__ import annotations
 import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
@@ -97,6 +97,11 @@ class Run:
         return self.triggered and self.label is not None and self.label.t_s.decidable
 
     @property
+    def has_use(self) -> bool:
+        """Triggered, with a found dependent use (``T_S``)."""
+        return self.triggered and self.label is not None and self.label.t_s.status == "found"
+
+    @property
     def no_use(self) -> bool:
         """Triggered, and decided to have no dependent use (no arrival class)."""
         return self.triggered and self.label is not None and self.label.t_s.status == "none"
@@ -145,6 +150,9 @@ class Population:
     gated: tuple[tuple[str, str, int], ...] = ()
     """``(operator, configuration, runs)``: faulted runs the protocol did not schedule
     because the configuration had not solved the clean task (reported beside the funnel)."""
+    gated_seeds: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per configuration, the seeds of its gated runs (planned repetitions that may have
+    no scheduled run at all)."""
 
     def groups(self) -> Iterator[tuple[str, str, list[Run]]]:
         """``(operator, configuration, runs)`` in sorted order; a group whose runs were all
@@ -193,6 +201,8 @@ def funnel_row(operator: str, configuration: str, runs: list[Run], gated: int = 
         not_triggered=observed - triggered,
         decidable_use=sum(r.decidable_use for r in runs),
         no_use=sum(r.no_use and r.adoptable for r in runs),
+        arrival_decided=sum(r.has_use and r.adoptable and r.arrival is not None for r in runs),
+        arrival_undecidable=sum(r.has_use and r.adoptable and r.arrival is None for r in runs),
         population=sum(r.in_population for r in runs),
         controls=sum(r.decidable_use and r.control and r.included for r in runs),
     )
@@ -364,12 +374,14 @@ def build_population(
     if sensitivity == "common_seeds":
         scheduled = _common_seeds(scheduled, entries)
     gated_counts: dict[tuple[str, str], int] = defaultdict(int)
+    gated_seeds: dict[str, set[int]] = defaultdict(set)
     for key in {RunKey(*k) for k in gated if not split_variants(k[0])[1]}:
         if repetitions == "first" and key.repetition != (first_seeds or {}).get(
             key.configuration, min((k.repetition for k in scheduled), default=key.repetition)
         ):
             continue
         gated_counts[(_case_entry(case_set, index, key.case_id).operator, key.configuration)] += 1
+        gated_seeds[key.configuration].add(key.repetition)
     runs = []
     for key in sorted(scheduled, key=lambda k: (entries[k].operator, k.configuration, k)):
         entry = entries[key]
@@ -390,6 +402,7 @@ def build_population(
         sensitivity=sensitivity,
         runs=tuple(runs),
         gated=tuple((op, conf, n) for (op, conf), n in sorted(gated_counts.items())),
+        gated_seeds={c: tuple(sorted(s)) for c, s in gated_seeds.items()},
     )
 
 

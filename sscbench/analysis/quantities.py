@@ -33,6 +33,8 @@ from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.paired import paired_rows
 from sscbench.analysis.population import (
     SENSITIVITIES,
+    STRATA,
+    Population,
     Run,
     RunKey,
     Sensitivity,
@@ -42,11 +44,13 @@ from sscbench.analysis.results import (
     AdoptionRow,
     AnalysisResult,
     ArrivalRow,
+    ConfigurationRow,
     NoiseRow,
     Rate,
     ReformulationRow,
     RelianceTimingRow,
     StanceRow,
+    StanceStratumRow,
 )
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.witnesses.caseset import CaseSet
@@ -145,19 +149,23 @@ def timing_row(
         and r.label.t_e.status in ("found", "never")
     ]
     gaps: list[int | None] = []
-    between = 0
+    between = same = 0
     for run in timed:
         t_e, t_s, t_u = _steps(run)
         assert t_u is not None  # filtered above
         gaps.append(None if t_e is None else t_u - t_e)
         if t_e is not None and t_s is not None and t_s < t_e < t_u:
             between += 1
+        same += t_s == t_u
+    adopted = sum(1 for r in runs if r.in_population and r.adopted)
     return RelianceTimingRow(
         operator=operator,
         configuration=configuration,
         q_u=rate(timed, _refuted_before_reliance),
         refuted_between_use_and_reliance=between,
         gaps=tuple(gaps),
+        order_undecidable=adopted - len(timed),
+        first_use_is_reliance=same,
     )
 
 
@@ -204,6 +212,54 @@ def stance_row(operator: str, configuration: str, runs: Sequence[Run]) -> Stance
         retract=retract,
         undecidable=len(adopted) - endorse - retract,
     )
+
+
+def stance_strata(operator: str, configuration: str, runs: Sequence[Run]) -> list[StanceStratumRow]:
+    """``Y_end`` among adopted runs in ``P`` within each arrival stratum (empty strata
+    included): "32 adopted after-arrival runs, 20 still endorse at the end"."""
+    out = []
+    for stratum in STRATA:
+        adopted = [r for r in runs if r.in_population and r.adopted and r.arrival == stratum]
+        stances = [r.label.y_end if r.label is not None else None for r in adopted]
+        endorse, retract = stances.count("endorse"), stances.count("retract")
+        out.append(
+            StanceStratumRow(
+                operator=operator,
+                configuration=configuration,
+                stratum=stratum,
+                endorse=endorse,
+                retract=retract,
+                undecidable=len(adopted) - endorse - retract,
+            )
+        )
+    return out
+
+
+def configuration_rows(population: Population) -> tuple[ConfigurationRow, ...]:
+    """Per configuration: agent, planned repetitions and execution scale over every
+    repetition (``population`` must hold all of them)."""
+    rows = []
+    configurations = sorted(
+        {r.key.configuration for r in population.runs} | {c for _, c, _ in population.gated}
+    )
+    for configuration in configurations:
+        runs = [r for r in population.runs if r.key.configuration == configuration]
+        agents = sorted({r.label.agent for r in runs if r.label is not None})
+        seeds = {r.key.repetition for r in runs} | set(
+            population.gated_seeds.get(configuration, ())
+        )
+        rows.append(
+            ConfigurationRow(
+                configuration=configuration,
+                agent=", ".join(agents) or "—",
+                repetitions=len(seeds),
+                scheduled=len(runs),
+                gated=sum(n for _, c, n in population.gated if c == configuration),
+                observed=sum(r.observed for r in runs),
+                triggered=sum(r.triggered for r in runs),
+            )
+        )
+    return tuple(rows)
 
 
 def noise_row(operator: str, configuration: str, runs: Sequence[Run]) -> NoiseRow:
@@ -262,6 +318,13 @@ def analyze(
     every_repetition = build_population(
         labels, case_set, sensitivity=sensitivity, schedule=schedule, repetitions="all"
     )
+    every_repetition_gated = build_population(
+        labels,
+        case_set,
+        sensitivity="all_repetitions",
+        schedule=schedule,
+        gated=gated,
+    )
     rate = _Rates(seed, replicates, level)
     groups = list(population.groups())
     timing: list[RelianceTimingRow] = []
@@ -277,12 +340,16 @@ def analyze(
         sensitivity=sensitivity,
         bootstrap_replicates=replicates,
         seed=seed,
+        configurations=configuration_rows(every_repetition_gated),
         funnel=population.funnel(),
         arrival=tuple(arrival_row(op, c, runs, rate) for op, c, runs in groups),
         adoption=tuple(adoption_row(op, c, runs, rate) for op, c, runs in groups),
         timing=tuple(timing),
         reformulation=tuple(reformulation),
         stance=tuple(stance_row(op, c, runs) for op, c, runs in groups),
+        stance_by_stratum=tuple(
+            row for op, c, runs in groups for row in stance_strata(op, c, runs)
+        ),
         noise=tuple(noise_row(op, c, runs) for op, c, runs in every_repetition.groups()),
         paired=paired_rows(labels),
     )

@@ -205,22 +205,86 @@ def html_table(result: AnalysisResult, table: str) -> str:
     )
 
 
-def _funnel_total(rows: Sequence[TableRow]) -> str:
-    fields = (
-        "gated",
-        "scheduled",
-        "observed",
-        "missing",
-        "triggered",
-        "not_triggered",
-        "decidable_use",
-        "no_use",
-        "population",
-        "controls",
+def configuration_table(result: AnalysisResult, models: dict[str, str]) -> str:
+    """Configurations and the scale of their execution (the paper's Table I)."""
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "configuration",
+            "agent",
+            "model and decoding",
+            "repetitions",
+            "gated",
+            "scheduled",
+            "observed",
+            "triggered",
+        )
     )
-    totals = [sum(getattr(r, f) for r in rows if isinstance(r, FunnelRow)) for f in fields]
-    cells = "".join(f"<td>{t}</td>" for t in totals)
-    return f'<tr class="total"><td class="key">all</td><td class="key"></td>{cells}</tr>'
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f"<td>{escape(str(v))}</td>"
+            for v in (
+                row.configuration,
+                row.agent,
+                models.get(row.configuration, "—"),
+                row.repetitions,
+                row.gated,
+                row.scheduled,
+                row.observed,
+                row.triggered,
+            )
+        )
+        + "</tr>"
+        for row in result.configurations
+    )
+    return (
+        '<div class="table-wrap"><table class="data" id="table-configurations">'
+        "<caption>Configurations and execution scale (faulted runs, every repetition)</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
+
+
+def _boundary_note(result: AnalysisResult) -> str:
+    """The paper's caveat, shown when a cluster-bootstrap interval lies on 0 or 1."""
+    rates = [
+        rate
+        for row in result.adoption
+        for rate in (row.a_t, row.a_p, row.a_before, row.a_after, row.a_absent)
+        if rate.interval.method == "cluster_bootstrap"
+    ]
+    if not any(r.interval.low in (0.0, 1.0) and r.interval.high in (0.0, 1.0) for r in rates):
+        return ""
+    return (
+        '<p class="note">A cluster-bootstrap interval on the all-zero or all-one boundary '
+        "describes only the observed clusters; it does not mean certainty about the "
+        "population.</p>"
+    )
+
+
+def model_of(ledger: Ledger) -> str:
+    """Model and decoding of a run's agent, as its ledger header records them."""
+    params = ledger.header.agent.params
+    parts = [str(params["model"])] if params.get("model") else [ledger.header.agent.name]
+    for key in ("temperature", "top_p", "max_tokens"):
+        if key in params:
+            parts.append(f"{key}={params[key]}")
+    return ", ".join(parts)
+
+
+def _funnel_total(rows: Sequence[TableRow]) -> str:
+    """The funnel's "all" row: each column summed (``n/u`` pairs summed part by part)."""
+    cells = []
+    for column in PRESENTED["funnel"][1]:
+        values = [column.cell(r) for r in rows if isinstance(r, FunnelRow)]
+        numbers = [v for v in values if isinstance(v, int)]
+        if len(numbers) == len(values):
+            cells.append(str(sum(numbers)))
+        else:
+            parts = [tuple(int(x) for x in str(v).split("/")) for v in values]
+            cells.append("/".join(str(sum(p[k] for p in parts)) for k in range(len(parts[0]))))
+    body = "".join(f"<td>{c}</td>" for c in cells)
+    return f'<tr class="total"><td class="key">all</td><td class="key"></td>{body}</tr>'
 
 
 # --------------------------------------------------------------------------- methods
@@ -392,8 +456,10 @@ def render_report(
     figure_paths: dict[str, str],
     viewer_html: str | None,
     problems: Sequence[str] = (),
+    models: dict[str, str] | None = None,
 ) -> str:
-    """The report page. ``viewer_html`` is embedded when given, otherwise linked."""
+    """The report page. ``viewer_html`` is embedded when given, otherwise linked;
+    ``models`` names each configuration's model and decoding (from its ledgers)."""
     toc = [
         ("summary", "Summary"),
         ("funnel", "Funnel"),
@@ -408,8 +474,12 @@ def render_report(
         ("trajectories", "Trajectories"),
     ]
     nav = "".join(f'<a href="#{k}">{escape(v)}</a>' for k, v in toc)
+    repetitions = "every repetition" if result.sensitivity == "all_repetitions" else "r0"
     meta = (
-        f"sensitivity: <b>{escape(result.sensitivity)}</b> · bootstrap B = "
+        f"sensitivity: <b>{escape(result.sensitivity)}</b> · population: {repetitions} of each "
+        "configuration, target-value controls "
+        f"{'included' if result.sensitivity == 'controls_included' else 'kept for arrival only'}"
+        f" · bootstrap B = "
         f"{result.bootstrap_replicates} · seed {result.seed} · analysis schema "
         f"{result.schema_version} · {len(labels)} labelled runs · sscbench {escape(__version__)}"
     )
@@ -422,7 +492,10 @@ def render_report(
         items = "".join(f"<li>{escape(p)}</li>" for p in problems)
         parts.append(f'<ul class="problems">{items}</ul>')
     parts.append("</section>")
-    parts.append(f'<section id="funnel"><h2>Funnel</h2>{html_table(result, "funnel")}</section>')
+    parts.append(
+        '<section id="funnel"><h2>Funnel</h2>'
+        f"{configuration_table(result, models or {})}{html_table(result, 'funnel')}</section>"
+    )
     parts.append(
         '<section id="adoption"><h2>Adoption by arrival</h2>'
         + _figure(
@@ -431,6 +504,7 @@ def render_report(
             figure_paths["adoption_by_arrival"],
         )
         + html_table(result, "adoption")
+        + _boundary_note(result)
         + "</section>"
     )
     parts.append(f'<section id="arrival"><h2>Arrival</h2>{html_table(result, "arrival")}</section>')
@@ -445,7 +519,10 @@ def render_report(
         '<section id="reformulation"><h2>Reformulations</h2>'
         f"{html_table(result, 'reformulation')}</section>"
     )
-    parts.append(f'<section id="stance"><h2>Y_end</h2>{html_table(result, "stance")}</section>')
+    parts.append(
+        f'<section id="stance"><h2>Y_end</h2>{html_table(result, "stance")}'
+        f"{html_table(result, 'stance_by_stratum')}</section>"
+    )
     parts.append(f'<section id="noise"><h2>Noise floor</h2>{html_table(result, "noise")}</section>')
     if result.paired:
         parts.append(
@@ -536,6 +613,11 @@ def write_report(
         _write(out_dir / TRAJECTORIES_FILE, trajectories_page(labels, viewer_html))
     elif stale.exists():
         stale.unlink()
+    models: dict[str, str] = {}
+    for label in labels:
+        configuration = label.configuration or label.agent
+        if configuration not in models and label.run_id in ledgers:
+            models[configuration] = model_of(ledgers[label.run_id])
     html = render_report(
         result,
         labels,
@@ -544,6 +626,7 @@ def write_report(
         figure_paths,
         viewer_html if viewer == "embed" else None,
         problems,
+        models,
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

@@ -36,6 +36,20 @@ class Rate(_Row):
     interval: Interval
 
 
+class ConfigurationRow(_Row):
+    """A configuration and the scale of its execution (the paper's Table I)."""
+
+    configuration: str
+    agent: str
+    repetitions: int
+    """Repetitions planned for it (r0..r(k-1)), from the schedule when there is one."""
+    scheduled: int
+    """Faulted runs scheduled after gating, every repetition."""
+    gated: int
+    observed: int
+    triggered: int
+
+
 class FunnelRow(_Row):
     """scheduled → observed → triggered → dependent use decidable → analysis population P.
 
@@ -54,6 +68,10 @@ class FunnelRow(_Row):
     not_triggered: int
     decidable_use: int
     no_use: int
+    arrival_decided: int
+    """``n_Z``: non-control runs with a dependent use whose arrival class is decidable."""
+    arrival_undecidable: int
+    """``u_Z``: non-control runs with a dependent use whose arrival class is undecidable."""
     population: int
     controls: int
 
@@ -91,6 +109,10 @@ class RelianceTimingRow(_Row):
     refuted_between_use_and_reliance: int
     gaps: tuple[int | None, ...]
     """T_U − T_E per adopted run in P; None where T_E = ∞."""
+    order_undecidable: int = 0
+    """``u_q``: adopted runs in P whose order of ``T_E`` and ``T_U`` is undecidable."""
+    first_use_is_reliance: int = 0
+    """Runs of ``q_U``'s denominator whose first use is the first reliance (``T_S = T_U``)."""
 
 
 class ReformulationRow(_Row):
@@ -108,6 +130,17 @@ class StanceRow(_Row):
 
     operator: str
     configuration: str
+    endorse: int
+    retract: int
+    undecidable: int
+
+
+class StanceStratumRow(_Row):
+    """Y_end among adopted runs in P, within one arrival stratum."""
+
+    operator: str
+    configuration: str
+    stratum: str
     endorse: int
     retract: int
     undecidable: int
@@ -153,12 +186,14 @@ class AnalysisResult(_Row):
     ``strict_item_option``, ``controls_included``."""
     bootstrap_replicates: int
     seed: int
+    configurations: tuple[ConfigurationRow, ...] = ()
     funnel: tuple[FunnelRow, ...]
     arrival: tuple[ArrivalRow, ...]
     adoption: tuple[AdoptionRow, ...]
     timing: tuple[RelianceTimingRow, ...]
     reformulation: tuple[ReformulationRow, ...]
     stance: tuple[StanceRow, ...]
+    stance_by_stratum: tuple[StanceStratumRow, ...] = ()
     noise: tuple[NoiseRow, ...]
     paired: tuple[PairedRow, ...] = ()
     """Paired interface checks (empty when the run set has none)."""

@@ -36,6 +36,7 @@ from sscbench.analysis.results import (
     ReformulationRow,
     RelianceTimingRow,
     StanceRow,
+    StanceStratumRow,
 )
 
 TABLE_MODELS: dict[str, type[BaseModel]] = {
@@ -45,6 +46,7 @@ TABLE_MODELS: dict[str, type[BaseModel]] = {
     "timing": RelianceTimingRow,
     "reformulation": ReformulationRow,
     "stance": StanceRow,
+    "stance_by_stratum": StanceStratumRow,
     "noise": NoiseRow,
     "paired": PairedRow,
 }
@@ -59,6 +61,7 @@ TableRow = (
     | RelianceTimingRow
     | ReformulationRow
     | StanceRow
+    | StanceStratumRow
     | NoiseRow
     | PairedRow
 )
@@ -253,6 +256,11 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
             _c("not triggered", "not trig.", "not_triggered"),
             _c("use decidable", "$T_S$ decidable", "decidable_use"),
             _c("no use", "no use", "no_use"),
+            Column(
+                "n_Z / u_Z",
+                "$n_Z/u_Z$",
+                lambda row: f"{row.arrival_decided}/{row.arrival_undecidable}",
+            ),
             _c("population P", "$|P|$", "population"),
             _c("controls", "controls", "controls"),
         ),
@@ -281,6 +289,8 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
         "Reliance timing: q_U = P(T_E < T_U | A=1, P) and runs with T_S < T_E < T_U",
         (
             _c("q_U", "$q_U$", "q_u"),
+            _c("u_q (order undecidable)", "$u_q$", "order_undecidable"),
+            _c("T_S = T_U", "$T_S{=}T_U$", "first_use_is_reliance"),
             _c("T_S < T_E < T_U", "$T_S<T_E<T_U$", "refuted_between_use_and_reliance"),
             Column(
                 "adopted runs with T_E = ∞",
@@ -300,6 +310,15 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
     "stance": (
         "Y_end among adopted runs in P (not evidence of repair)",
         (
+            _c("endorse", "endorse", "endorse"),
+            _c("retract", "retract", "retract"),
+            _c("undecidable", "undecidable", "undecidable"),
+        ),
+    ),
+    "stance_by_stratum": (
+        "Y_end among adopted runs in P, per arrival stratum",
+        (
+            _c("stratum", "stratum", "stratum"),
             _c("endorse", "endorse", "endorse"),
             _c("retract", "retract", "retract"),
             _c("undecidable", "undecidable", "undecidable"),

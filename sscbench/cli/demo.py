@@ -38,8 +38,8 @@ def handle(args: argparse.Namespace) -> int:
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
+    from sscbench.analysis.terminal import summary_table
     from sscbench.reconstruct.label import label_dir
-    from sscbench.reconstruct.summary import summary_table
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
     from sscbench.runs.cases import run_cases
     from sscbench.witnesses.caseset import load_case_set
@@ -73,13 +73,16 @@ def handle(args: argparse.Namespace) -> int:
         for label in labels:
             fh.write(label.model_dump_json() + "\n")
     out = Console(soft_wrap=True, width=140)
+    with console.status("analysing and writing the report"):
+        result = analyze(labels, case_set)
+        files = write_report(result, labels, args.out, args.out / "report")
     out.print(
         summary_table(
-            labels, f"adoption by arrival — {len(labels)} runs of {len(case_set.cases)} cases"
+            result,
+            f"adoption by arrival — {len(labels)} runs of {len(case_set.cases)} cases, "
+            f"{len(seeds)} repetitions",
         )
     )
-    with console.status("analysing and writing the report"):
-        files = write_report(analyze(labels, case_set), labels, args.out, args.out / "report")
     agreement, runs = validate_dir(args.out, labels)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")

@@ -3,8 +3,9 @@ labels, 111 of 120 adoption labels").
 
 Compared per quantity only where the reference accepted a value; the reconstructor's
 undecidable answers are compared too (as the category ``undecidable``), because an
-automatic "cannot tell" where humans could tell is a disagreement worth counting. Event
-positions compare status and step together.
+automatic "cannot tell" where humans could tell is a disagreement worth counting. As in the
+paper, an event time is compared twice: its *status* (found, never/none, undecidable) on
+every accepted run, and its *step* only where both sides located the event.
 """
 
 from __future__ import annotations
@@ -16,11 +17,20 @@ from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.review.agreement import Reference
 from sscbench.review.labels import Mark
 
-COMPARED = ("Z_S", "A", "T_E", "T_S", "T_U")
+COMPARED = (
+    "Z_S",
+    "A",
+    "T_E status",
+    "T_E step",
+    "T_S status",
+    "T_S step",
+    "T_U status",
+    "T_U step",
+)
 
 
-def _event(mark: Mark | EventTime) -> str:
-    return f"{mark.status}@{mark.step}" if mark.status == "found" else mark.status
+def _status(mark: Mark | EventTime) -> str:
+    return "none" if mark.status == "never" else mark.status
 
 
 def _auto_adoption(label: RunLabels) -> str:
@@ -52,7 +62,7 @@ def compare_with_reference(
 ) -> Comparison:
     """Compare accepted references with the automatic labels of the same runs
     (``automatic`` maps packet id → the run's labels). Adoption is skipped for
-    target-value controls, where it is undefined."""
+    runs whose reference adoption is undecidable."""
     result = Comparison()
     for ref in references:
         auto = automatic.get(ref.packet_id)
@@ -60,9 +70,14 @@ def compare_with_reference(
             continue
         assert ref.t_e is not None and ref.t_s is not None and ref.t_u is not None
         result.add(ref.packet_id, "Z_S", str(auto.z_s), str(ref.z_s))
-        if not auto.control and ref.adopted is not None:
+        if ref.adopted is not None:
             result.add(ref.packet_id, "A", _auto_adoption(auto), ref.adopted)
-        result.add(ref.packet_id, "T_E", _event(auto.t_e), _event(ref.t_e))
-        result.add(ref.packet_id, "T_S", _event(auto.t_s), _event(ref.t_s))
-        result.add(ref.packet_id, "T_U", _event(auto.t_u), _event(ref.t_u))
+        for name, ours, theirs in (
+            ("T_E", auto.t_e, ref.t_e),
+            ("T_S", auto.t_s, ref.t_s),
+            ("T_U", auto.t_u, ref.t_u),
+        ):
+            result.add(ref.packet_id, f"{name} status", _status(ours), _status(theirs))
+            if ours.status == "found" and theirs.status == "found":
+                result.add(ref.packet_id, f"{name} step", str(ours.step), str(theirs.step))
     return result

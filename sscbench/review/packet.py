@@ -7,11 +7,11 @@ therefore built by *whitelisting*, never by deleting known-bad fields: it holds 
 steps (numbered as in the ledger, so marks map straight back to ledger steps) and the case's fault
 contract reduced to the fields that describe the case.
 
-Dropped on purpose: run id, case id, contract id (a ``+control`` suffix names the
-condition), agent and user specs, seed, step limit, versions, timestamps, the run end
-(success, termination), the hidden log, ground truth, labels, and provider tool-call ids
-(``toolu_…`` vs ``call_…`` would name the provider); a tool observation points at its call
-by step instead.
+Dropped on purpose: run id, case id, contract id (a ``/target`` or ``+aligned`` suffix names
+the condition), an interface variant's own interventions, agent and user specs, seed, step
+limit, versions, timestamps, the run end (success, termination), the hidden log, ground
+truth, labels, and provider tool-call ids (``toolu_…`` vs ``call_…`` would name the
+provider); a tool observation points at its call by step instead.
 """
 
 from __future__ import annotations
@@ -77,8 +77,17 @@ def packet_id(run_id: str, seed: int) -> str:
 
 
 def masked_contract(fault: dict[str, Any]) -> dict[str, Any]:
-    """The whitelisted view of a ledger header's fault contract."""
-    return {key: fault[key] for key in CONTRACT_FIELDS if key in fault}
+    """The whitelisted view of a ledger header's fault contract. Interventions that only an
+    interface variant adds (the ``aligned`` check's rewrite of the authoritative source,
+    ``role: alignment``) are dropped too: they would name the condition."""
+    out = {key: fault[key] for key in CONTRACT_FIELDS if key in fault}
+    if isinstance(out.get("interventions"), list | tuple):
+        out["interventions"] = [
+            spec
+            for spec in out["interventions"]
+            if not (isinstance(spec, dict) and spec.get("role") == "alignment")
+        ]
+    return out
 
 
 def visible_steps(ledger: Ledger) -> tuple[PacketStep, ...]:

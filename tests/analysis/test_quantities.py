@@ -532,3 +532,39 @@ def test_paired_rows_on_hand_built_pairs() -> None:
     result = analyze(runs, CASES)
     assert _row(result.funnel, "write_effect", "A").scheduled == 4
     assert result.paired == paired_rows(runs)
+
+
+def test_paper_counts_n_z_u_z_u_q_and_first_use_reliance(primary: AnalysisResult) -> None:
+    f = _row(primary.funnel, "write_effect", "A")
+    # runs with a use: w1..w5 decidable Z_S (n_Z), w10 undecidable (u_Z)
+    assert (f.arrival_decided, f.arrival_undecidable) == (5, 1)
+    t = _row(primary.timing, "write_effect", "A")
+    # adopted in P: w1 w2 w3 w4, all timed (u_q = 0); T_S = T_U for w1 w2 w3, not w4
+    assert (t.order_undecidable, t.first_use_is_reliance) == (0, 3)
+    strata = {
+        r.stratum: (r.endorse, r.retract, r.undecidable)
+        for r in primary.stance_by_stratum
+        if (r.operator, r.configuration) == ("write_effect", "A")
+    }
+    # w1 before/endorse; w2 after/retract, w4 after/undecidable; w3 absent/endorse
+    assert strata == {"before": (1, 0, 0), "after": (0, 1, 1), "absent": (1, 0, 0)}
+
+
+def test_u_q_counts_adopted_runs_whose_order_is_undecidable() -> None:
+    runs = [
+        lab("w1", t_e=3, t_s=5, t_u=5, adopted=True),
+        # adopted, in P (T_S found, Z_S before), but T_U undecidable: order unknown
+        lab("w2", t_e=3, t_s=5, t_u="undecidable", adopted=True),
+    ]
+    t = _row(analyze(runs, CASES).timing, "write_effect", "A")
+    assert (_counts(t.q_u)[1], t.order_undecidable) == (1, 1)
+
+
+def test_configurations_and_execution_scale(primary: AnalysisResult) -> None:
+    rows = {r.configuration: r for r in primary.configurations}
+    a, b = rows["A"], rows["B"]
+    # A: write_effect w1..w10 at r0 (w8 unfinished, w7 untriggered) and w1..w3 at r1, plus
+    # the four item_option runs; every repetition counts here.
+    assert (a.agent, a.repetitions, a.scheduled, a.observed) == ("A", 2, 17, 16)
+    assert a.triggered == 16 - 1  # w7
+    assert (b.repetitions, b.scheduled, b.triggered, b.gated) == (1, 1, 1, 0)

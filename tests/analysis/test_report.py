@@ -409,3 +409,12 @@ def test_cli_without_labels_is_a_config_error(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match="reconstruct"):
         _cli([str(tmp_path)])
+
+
+def test_the_page_states_population_and_configurations(html: str) -> None:
+    assert "population: r0 of each configuration" in html
+    assert 'id="table-configurations"' in html
+    table = html.split('id="table-configurations"')[1].split("</table>")[0]
+    # one row per configuration, with its agent as the model of a scripted run
+    assert table.count("<tr>") == 1 + len({x.agent for x in _labels()})
+    assert "scripted:careful" in table

@@ -85,10 +85,14 @@ def test_three_reviewers_and_an_adjudicator_yield_kappa_and_the_reference(
     compared = report.comparison
     assert compared.compared["A"] == 10 and compared.agree["A"] == 9
     assert compared.agree["Z_S"] == compared.compared["Z_S"] == 10
+    # Status and step are compared apart: the reference has T_U never, so only the status
+    # differs, and no step comparison is made for that run.
     assert [(p, q) for p, q, _, _ in compared.mismatches] == [
         (flipped.packet_id, "A"),
-        (flipped.packet_id, "T_U"),
+        (flipped.packet_id, "T_U status"),
     ]
+    located = compared.compared["T_U step"]
+    assert located == compared.agree["T_U step"] and located < compared.compared["T_U status"]
 
 
 def test_agree_refuses_labels_for_packets_that_were_not_exported(
