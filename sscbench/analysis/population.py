@@ -371,11 +371,19 @@ def build_population(
                 f"run {label.run_id}: operator {label.operator!r} but case {key.case_id} is "
                 f"{entries[key].operator!r} in the case set"
             )
+    gated = [k for k in gated if not split_variants(k[0])[1]]
     if sensitivity == "common_seeds":
-        scheduled = _common_seeds(scheduled, entries)
+        # With a schedule every configuration was planned on every case (gated or not);
+        # from labels alone, a configuration's operators are those it has runs of.
+        everyone = (
+            {k.configuration for k in scheduled} | {RunKey(*k).configuration for k in gated}
+            if schedule is not None
+            else None
+        )
+        scheduled = _common_seeds(scheduled, entries, everyone)
     gated_counts: dict[tuple[str, str], int] = defaultdict(int)
     gated_seeds: dict[str, set[int]] = defaultdict(set)
-    for key in {RunKey(*k) for k in gated if not split_variants(k[0])[1]}:
+    for key in {RunKey(*k) for k in gated}:
         if repetitions == "first" and key.repetition != (first_seeds or {}).get(
             key.configuration, min((k.repetition for k in scheduled), default=key.repetition)
         ):
@@ -406,16 +414,22 @@ def build_population(
     )
 
 
-def _common_seeds(scheduled: set[RunKey], entries: dict[RunKey, CaseEntry]) -> set[RunKey]:
-    """Keep, per operator, the cases scheduled for every configuration of that operator."""
-    configurations: dict[str, set[str]] = defaultdict(set)
+def _common_seeds(
+    scheduled: set[RunKey], entries: dict[RunKey, CaseEntry], configurations: set[str] | None
+) -> set[RunKey]:
+    """Keep the cases scheduled for every configuration: every configuration of the
+    experiment when ``configurations`` is given (so one gated on all of an operator's cases
+    leaves that operator no common seed), else every configuration with runs of the case's
+    operator."""
+    per_operator: dict[str, set[str]] = defaultdict(set)
     per_case: dict[tuple[str, str], set[str]] = defaultdict(set)
     for key in scheduled:
         operator = entries[key].operator
-        configurations[operator].add(key.configuration)
+        per_operator[operator].add(key.configuration)
         per_case[(operator, key.case_id)].add(key.configuration)
     return {
         key
         for key in scheduled
-        if per_case[(entries[key].operator, key.case_id)] == configurations[entries[key].operator]
+        if per_case[(entries[key].operator, key.case_id)]
+        == (configurations if configurations is not None else per_operator[entries[key].operator])
     }

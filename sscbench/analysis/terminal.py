@@ -19,9 +19,7 @@ def _count(rate: Rate) -> str:
 def population_line(result: AnalysisResult) -> str:
     """Which runs the numbers speak of, in words."""
     repetitions = "every repetition" if result.sensitivity == "all_repetitions" else "r0"
-    controls = (
-        "included" if result.sensitivity == "controls_included" else "kept for arrival only"
-    )
+    controls = "included" if result.sensitivity == "controls_included" else "kept for arrival only"
     return (
         f"{result.sensitivity} analysis: {repetitions} of each configuration, "
         f"target-value controls {controls}"

@@ -568,3 +568,35 @@ def test_configurations_and_execution_scale(primary: AnalysisResult) -> None:
     assert (a.agent, a.repetitions, a.scheduled, a.observed) == ("A", 2, 17, 16)
     assert a.triggered == 16 - 1  # w7
     assert (b.repetitions, b.scheduled, b.triggered, b.gated) == (1, 1, 1, 0)
+
+
+def test_common_seeds_with_a_configuration_gated_on_every_case_of_an_operator(
+    tmp_path: Path,
+) -> None:
+    from sscbench.analysis.population import read_schedule
+
+    path = tmp_path / "schedule.jsonl"
+    _status(
+        path,
+        [
+            ("w1", "A", 0, 0, "observed", None),
+            ("w1", "B", 0, 0, "observed", None),
+            ("i1", "A", 0, 0, "observed", None),
+            ("i1", "B", 0, 0, "missing", "gated"),  # B solved no ItemOption task
+        ],
+    )
+    schedule = read_schedule(path)
+    assert schedule is not None
+    runs = [
+        lab("w1", t_e=3, t_s=5, t_u=5, adopted=True),
+        lab("w1", agent="B", t_e=3, t_s=5, t_u="never", adopted=False),
+        lab("i1", t_e=6, t_s=8, t_u=8, adopted=True, evidence=(4, 6)),
+    ]
+    common = analyze(
+        runs, CASES, sensitivity="common_seeds", schedule=schedule.runs, gated=schedule.gated
+    )
+    # i1 is not a seed both configurations solved: ItemOption has no common seed at all
+    assert sum(r.scheduled for r in common.funnel if r.operator == "item_option") == 0
+    primary = analyze(runs, CASES, schedule=schedule.runs, gated=schedule.gated)
+    assert _row(primary.funnel, "item_option", "A").scheduled == 1
+    assert _row(common.funnel, "write_effect", "A").scheduled == 1
