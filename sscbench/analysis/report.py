@@ -273,17 +273,15 @@ def model_of(ledger: Ledger) -> str:
 
 
 def _funnel_total(rows: Sequence[TableRow]) -> str:
-    """The funnel's "all" row: each column summed (``n/u`` pairs summed part by part)."""
-    cells = []
-    for column in PRESENTED["funnel"][1]:
-        values = [column.cell(r) for r in rows if isinstance(r, FunnelRow)]
-        numbers = [v for v in values if isinstance(v, int)]
-        if len(numbers) == len(values):
-            cells.append(str(sum(numbers)))
-        else:
-            parts = [tuple(int(x) for x in str(v).split("/")) for v in values]
-            cells.append("/".join(str(sum(p[k] for p in parts)) for k in range(len(parts[0]))))
-    body = "".join(f"<td>{c}</td>" for c in cells)
+    """The funnel's "all" row: every count summed, shown through the funnel's own columns."""
+    funnel = [r for r in rows if isinstance(r, FunnelRow)]
+    counts = {
+        name: sum(getattr(r, name) for r in funnel)
+        for name, info in FunnelRow.model_fields.items()
+        if info.annotation is int
+    }
+    total = FunnelRow(operator="all", configuration="", **counts)
+    body = "".join(f"<td>{escape(str(c.cell(total)))}</td>" for c in PRESENTED["funnel"][1])
     return f'<tr class="total"><td class="key">all</td><td class="key"></td>{body}</tr>'
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.reconstruct.summary import KEY_COLUMNS, titled_table
 
 
 def _count(rate: Rate) -> str:
@@ -28,24 +29,21 @@ def population_line(result: AnalysisResult) -> str:
 
 def summary_table(result: AnalysisResult, title: str) -> Table:
     """Per operator × configuration: funnel, arrival counts and adoption (as in the report)."""
-    table = Table(title=f"{title}\n{population_line(result)}")
-    columns = (
-        "operator",
-        "configuration",
-        "scheduled",
-        "triggered",
-        "A_T",
-        "A_P",
-        "before",
-        "after",
-        "absent",
-        "no use",
-        "undecidable",
+    table = titled_table(
+        f"{title}\n{population_line(result)}",
+        (
+            *KEY_COLUMNS,
+            "scheduled",
+            "triggered",
+            "A_T",
+            "A_P",
+            "before",
+            "after",
+            "absent",
+            "no use",
+            "undecidable",
+        ),
     )
-    for column in columns:
-        table.add_column(
-            column, justify="left" if column in ("operator", "configuration") else "right"
-        )
     arrival = {(a.operator, a.configuration): a for a in result.arrival}
     adoption = {(a.operator, a.configuration): a for a in result.adoption}
     for f in result.funnel:

@@ -234,9 +234,9 @@ def _reported_and_checked(units: Sequence[Unit], unit: Unit, mention: Mention) -
     """A value the text attributes to a record ("the order shows your lamp as battery-powered")
     and then doubts, questions or sets out to check, in the same sentence or the rest of the
     message: the agent quotes it to check it, it does not rely on it."""
-    low = fold(unit.text)
-    if not REPORTED.search(low[max(0, mention.start - 80) : mention.start]):
+    if not _reported(unit, mention):
         return False
+    low = fold(unit.text)
     rest = low[mention.end :]
     later = [fold(u.text) for u in units[unit.index + 1 :]]
     earlier = [fold(u.text) for u in units[: unit.index]]

@@ -9,29 +9,36 @@ from rich.table import Table
 
 from sscbench.reconstruct.labels import RunLabels
 
+KEY_COLUMNS = ("operator", "configuration")
+
+
+def titled_table(title: str, columns: Iterable[str]) -> Table:
+    """A rich table with the key columns left-aligned and every count right-aligned."""
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column, justify="left" if column in KEY_COLUMNS else "right")
+    return table
+
 
 def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
     """Per operator × configuration: runs, triggered, adopted/evaluable, Z_S counts."""
     groups: dict[tuple[str, str], list[RunLabels]] = defaultdict(list)
     for label in labels:
         groups[(label.operator or "clean", label.configuration or label.agent)].append(label)
-    table = Table(title=title)
-    columns = (
-        "operator",
-        "configuration",
-        "runs",
-        "triggered",
-        "adopted",
-        "before",
-        "after",
-        "absent",
-        "no use",
-        "undecidable",
+    table = titled_table(
+        title,
+        (
+            *KEY_COLUMNS,
+            "runs",
+            "triggered",
+            "adopted",
+            "before",
+            "after",
+            "absent",
+            "no use",
+            "undecidable",
+        ),
     )
-    for column in columns:
-        table.add_column(
-            column, justify="left" if column in ("operator", "configuration") else "right"
-        )
     for (operator, agent), items in sorted(groups.items()):
         triggered = [x for x in items if x.triggered]
         z = Counter(x.z_s for x in triggered)

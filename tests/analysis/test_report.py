@@ -418,3 +418,24 @@ def test_the_page_states_population_and_configurations(html: str) -> None:
     # one row per configuration, with its agent as the model of a scripted run
     assert table.count("<tr>") == 1 + len({x.agent for x in _labels()})
     assert "scripted:careful" in table
+
+
+def test_the_funnel_total_row_sums_every_column(html: str) -> None:
+    funnel = _result().funnel
+    table = html.split('id="table-funnel"')[1].split("</table>")[0]
+    total = table.split('<tr class="total">')[1].split("</tr>")[0]
+    cells = [c.split("</td>")[0] for c in total.split("<td>")[1:]]
+    expected = [
+        str(sum(r.gated for r in funnel)),
+        str(sum(r.scheduled for r in funnel)),
+        str(sum(r.observed for r in funnel)),
+        str(sum(r.missing for r in funnel)),
+        str(sum(r.triggered for r in funnel)),
+        str(sum(r.not_triggered for r in funnel)),
+        str(sum(r.decidable_use for r in funnel)),
+        str(sum(r.no_use for r in funnel)),
+        f"{sum(r.arrival_decided for r in funnel)}/{sum(r.arrival_undecidable for r in funnel)}",
+        str(sum(r.population for r in funnel)),
+        str(sum(r.controls for r in funnel)),
+    ]
+    assert cells == expected

@@ -78,9 +78,7 @@ def test_it_fires_on_delivered_faults_not_on_untriggered_runs(
         # A suppressed write shows only when the agent reads the reservation back, which
         # is exactly when the refutation arrives; a read-value fault (target-value controls
         # included: v′ is the value the task asks for) shows whenever it is delivered.
-        expected = (
-            labels.t_e.status == "found" if op == "write_effect" else bool(labels.triggered)
-        )
+        expected = labels.t_e.status == "found" if op == "write_effect" else bool(labels.triggered)
         assert verdict.adopted is expected, (ledger_path.parent.name, verdict.reason)
         if expected:
             seen.add(op)

@@ -77,6 +77,17 @@ class RunView:
             if d.step < before and d.parsed:
                 yield d.step, d.data
 
+    def latest(self, before: int, id_key: str, list_key: str) -> dict[str, dict[str, Any]]:
+        """The latest delivered record of each entity before ``before``: records carrying a
+        ``list_key`` list (``flights``, ``items``), keyed by their ``id_key``."""
+        out: dict[str, dict[str, Any]] = {}
+        for _, data in self.records(before):
+            if isinstance(data, dict) and isinstance(data.get(list_key), list):
+                entity = data.get(id_key)
+                if isinstance(entity, str):
+                    out[entity] = data
+        return out
+
 
 def record_phrase(unit: Unit) -> re.Match[str] | None:
     """The explicit "<path> of <entity> <id> is <value>" form, if the unit is one."""

@@ -61,13 +61,7 @@ _LETTER_SIZES = {
 
 def orders(view: RunView, step: int) -> dict[str, dict[str, Any]]:
     """The latest delivered record of each order before ``step``."""
-    out: dict[str, dict[str, Any]] = {}
-    for _, data in view.records(step):
-        if isinstance(data, dict) and isinstance(data.get("items"), list):
-            oid = data.get("order_id")
-            if isinstance(oid, str):
-                out[oid] = data
-    return out
+    return view.latest(step, "order_id", "items")
 
 
 def variants(view: RunView, step: int, product_id: str | None = None) -> dict[str, Any]:

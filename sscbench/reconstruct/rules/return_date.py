@@ -58,13 +58,7 @@ _WORDS = {
 
 def reservations(view: RunView, step: int) -> dict[str, dict[str, Any]]:
     """The latest delivered record of each reservation before ``step``."""
-    out: dict[str, dict[str, Any]] = {}
-    for _, data in view.records(step):
-        if isinstance(data, dict) and isinstance(data.get("flights"), list):
-            rid = data.get("reservation_id")
-            if isinstance(rid, str):
-                out[rid] = data
-    return out
+    return view.latest(step, "reservation_id", "flights")
 
 
 def flight_numbers(records: dict[str, dict[str, Any]]) -> set[str]:
