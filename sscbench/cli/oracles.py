@@ -12,8 +12,6 @@ from rich.console import Console
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 
-JUDGES = ("llm_judge_l0", "llm_judge_l1")
-
 
 def register(sub: Any) -> None:
     """Add ``oracles list`` and ``oracles evaluate``."""
@@ -21,7 +19,9 @@ def register(sub: Any) -> None:
         "oracles", help="automatic oracles: list them, score them (docs/measurement.md §7)"
     )
     actions = p.add_subparsers(dest="oracles_command", required=True, metavar="ACTION")
-    lst = actions.add_parser("list", help="registered oracles (built-ins and plugins)")
+    lst = actions.add_parser(
+        "list", help="registered oracles and their settings (built-ins and plugins)"
+    )
     lst.set_defaults(handler=handle_list)
 
     ev = actions.add_parser("evaluate", help="score oracles, stratified by operator and arrival")
@@ -51,19 +51,21 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="LLM judge setting: provider=openai|anthropic|openai-compatible, model=..., "
-        "base_url=..., api_key_env=..., cache_dir=... (repeatable)",
+        help="setting of every LLM-based oracle (B2, B3, B4): provider=openai|anthropic|"
+        "openai-compatible, model=..., base_url=..., api_key_env=..., cache_dir=... (repeatable)",
     )
     ev.add_argument("--out", type=Path, help="results directory (default RUNDIR/oracle_eval)")
     ev.set_defaults(handler=handle_evaluate)
 
 
 def handle_list(args: argparse.Namespace) -> int:
-    """Print the registered oracle names."""
-    from sscbench.oracles.base import oracle_names
+    """Print the settings table of every registered oracle."""
+    from sscbench.oracles.base import oracle_names, oracle_setting
+    from sscbench.oracles.evaluate import settings_table
 
-    for name in oracle_names():
-        print(name)
+    names = oracle_names()
+    table = settings_table(names, [oracle_setting(n) for n in names])
+    Console(soft_wrap=True, width=200).print(table)
     return 0
 
 
@@ -75,9 +77,17 @@ def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
 
 def handle_evaluate(args: argparse.Namespace) -> int:
     """Build the scored set, run each oracle, print the stratified table, write results."""
-    from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names
+    from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names, oracle_setting
     from sscbench.oracles.dataset import build_items
-    from sscbench.oracles.evaluate import OracleResult, run_oracle, score_table, write_results
+    from sscbench.oracles.evaluate import (
+        OracleResult,
+        per_operator_table,
+        run_oracle,
+        score_table,
+        settings_table,
+        write_results,
+    )
+    from sscbench.oracles.llm_call import LLMOracle
 
     out: Path = args.out or args.rundir / "oracle_eval"
     console = Console(soft_wrap=True, width=180)
@@ -99,20 +109,22 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     names = args.oracle or oracle_names()
     judge_params = _judge_params(args.judge_param, out)
     results: list[OracleResult] = []
-    for name in names:
+    settings = [oracle_setting(name) for name in names]
+    console.print(settings_table(names, settings))
+    for name, setting in zip(names, settings, strict=True):
         try:
-            oracle = make_oracle(name, **(judge_params if name in JUDGES else {}))
+            oracle = make_oracle(name, **(judge_params if setting.calls == "llm" else {}))
         except OracleUnavailable as exc:
-            results.append(OracleResult(name, skipped=str(exc)))
+            results.append(OracleResult(name, setting, skipped=str(exc)))
             continue
-        results.append(run_oracle(name, oracle, items))
-        calls = getattr(oracle, "provider_calls", None)
-        if calls:
+        results.append(run_oracle(name, oracle, items, setting=setting))
+        if isinstance(oracle, LLMOracle) and oracle.provider_calls:
             out.mkdir(parents=True, exist_ok=True)
             with (out / "provider_calls.jsonl").open("a", encoding="utf-8") as fh:
-                for call in calls:
+                for call in oracle.provider_calls:
                     fh.write(call.model_dump_json() + "\n")
     console.print(score_table(results, f"oracles vs {kind} reference ({args.rundir})"))
+    console.print(per_operator_table(results, "adoption F1 / exact T_U, per operator"))
     for result in results:
         if result.skipped is not None:
             console.print(f"[yellow]skipped[/yellow] {result.name}: {result.skipped}")

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
@@ -71,6 +71,61 @@ OracleFactory = Callable[..., Oracle]
 ORACLES: Registry[OracleFactory] = Registry("oracle", group="sscbench.oracles")
 
 
+class OracleSetting(BaseModel):
+    """What an oracle is, for the settings table (the paper's Table II) and for scoring.
+
+    ``output`` decides how it is scored: an ``adoption`` oracle answers yes / no / abstain
+    plus an optional step; a ``step`` oracle (a failure-attribution method that only names
+    a decisive step) is scored on localisation alone and kept out of every adoption metric.
+    ``scope`` restricts the evaluation to some operators' runs (the items outside it are not
+    judged at all, rather than counted as abstentions).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    baseline: str = Field(description="the paper's label (B1…B5) or '—' for SSCBench's own")
+    method: str
+    information: str = Field(description="what the oracle sees (L0, L1, L-DB, …)")
+    positive: str = Field(description="what counts as a positive verdict")
+    output: Literal["adoption", "step"] = "adoption"
+    scope: tuple[str, ...] = Field(default=(), description="operators judged; () = all")
+    calls: Literal["offline", "llm"] = "offline"
+
+
+UNDECLARED = OracleSetting(
+    baseline="—",
+    method="plugin (no setting declared)",
+    information="unknown",
+    positive="adopted = yes",
+)
+SETTINGS: Registry[OracleSetting] = Registry("oracle setting")
+
+F = TypeVar("F", bound=OracleFactory)
+
+
+def register_oracle(name: str, setting: OracleSetting) -> Callable[[F], F]:
+    """Decorator: register an oracle factory under ``name`` together with its setting.
+
+    Plugins may still use ``ORACLES.register(name)`` alone; they are then listed with
+    :data:`UNDECLARED` and scored as adoption oracles over every operator.
+    """
+
+    def decorator(factory: F) -> F:
+        ORACLES.add(name, factory)
+        SETTINGS.add(name, setting)
+        return factory
+
+    return decorator
+
+
+def oracle_setting(name: str) -> OracleSetting:
+    """The declared setting of a registered oracle (``UNDECLARED`` for a bare plugin)."""
+    import sscbench.oracles.builtin  # noqa: F401
+
+    ORACLES.get(name)  # unknown names fail here, with the list of known ones
+    return SETTINGS.get(name) if name in SETTINGS else UNDECLARED
+
+
 def make_oracle(name: str, **params: Any) -> Oracle:
     """Instantiate a registered oracle (built-ins are registered on first use)."""
     import sscbench.oracles.builtin  # noqa: F401  (registers the built-in oracles)
@@ -79,7 +134,12 @@ def make_oracle(name: str, **params: Any) -> Oracle:
 
 
 def oracle_names() -> list[str]:
-    """Every registered oracle, built-ins included."""
+    """Every registered oracle, built-ins included, in the settings table's order: the
+    paper's baselines by label, then oracles without one (SSCBench's own, plugins)."""
     import sscbench.oracles.builtin  # noqa: F401
 
-    return ORACLES.names()
+    def key(name: str) -> tuple[bool, str, str]:
+        baseline = oracle_setting(name).baseline
+        return baseline == "—", baseline.casefold(), name
+
+    return sorted(ORACLES.names(), key=key)

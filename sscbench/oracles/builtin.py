@@ -1,5 +1,5 @@
 """Importing this module registers the built-in oracles."""
 
-from sscbench.oracles import db_invariant, llm_judge, reconstructor
+from sscbench.oracles import anomaly, db_invariant, diagnosis, llm_judge, reconstructor
 
-__all__ = ["db_invariant", "llm_judge", "reconstructor"]
+__all__ = ["anomaly", "db_invariant", "diagnosis", "llm_judge", "reconstructor"]

@@ -29,7 +29,7 @@ from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import EpisodeEnvironment, tool_kinds
 from sscbench.errors import SSCBenchError
 from sscbench.fault_contracts.history import History
-from sscbench.oracles.base import ORACLES, Trajectory, Verdict
+from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.oracles.invariants import Mined, mine, record_kind, records
 from sscbench.runs.events import AgentMessage, AgentToolCall, VisibleEvent
 
@@ -155,7 +155,15 @@ class DbInvariantOracle:
         )
 
 
-@ORACLES.register("db_invariants")
+@register_oracle(
+    "db_invariants",
+    OracleSetting(
+        baseline="B5",
+        method="database-invariant checker",
+        information="L-DB: invariants mined from the clean database, the agent's writes",
+        positive="any invariant violation",
+    ),
+)
 def db_invariants(replay: bool = True) -> DbInvariantOracle:
     """Factory; ``replay=False`` checks delivered observations only."""
     return DbInvariantOracle(replay=replay)

@@ -1,7 +1,9 @@
-"""Run oracles over the scored set and tabulate their stratified scores.
+"""Run oracles over the scored set and tabulate their settings and stratified scores.
 
 An oracle that turns out to be unavailable while judging (a cache miss with no key, say)
-is reported as skipped with its reason and scored on nothing — never half-scored.
+is reported as skipped with its reason and scored on nothing — never half-scored. An
+oracle whose setting has a ``scope`` judges only those operators' runs (and the clean
+controls paired with their contracts); the rest are not its items, not abstentions.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 from rich.table import Table
 
 from sscbench.errors import ConfigError
-from sscbench.oracles.base import Oracle, Verdict
+from sscbench.oracles.base import UNDECLARED, Oracle, OracleSetting, Verdict
 from sscbench.oracles.dataset import Item
 from sscbench.oracles.metrics import Ratio, Score, stratified
 
@@ -24,9 +26,18 @@ class OracleResult:
     """One oracle's verdicts and stratified scores, or why it was skipped."""
 
     name: str
+    setting: OracleSetting = UNDECLARED
+    items: list[Item] = field(default_factory=list)
     verdicts: list[Verdict] = field(default_factory=list)
     scores: list[tuple[str, Score]] = field(default_factory=list)
     skipped: str | None = None
+
+
+def in_scope(setting: OracleSetting, items: Sequence[Item]) -> list[Item]:
+    """The items an oracle with ``setting`` judges."""
+    if not setting.scope:
+        return list(items)
+    return [i for i in items if i.reference.operator in setting.scope]
 
 
 def run_oracle(
@@ -34,18 +45,33 @@ def run_oracle(
     oracle: Oracle,
     items: Sequence[Item],
     progress: Callable[[], None] | None = None,
+    setting: OracleSetting = UNDECLARED,
 ) -> OracleResult:
-    """Judge every item with ``oracle`` and score it."""
-    result = OracleResult(name)
-    for item in items:
+    """Judge every item in the oracle's scope and score it as its setting says."""
+    result = OracleResult(name, setting, in_scope(setting, items))
+    for item in result.items:
         try:
             result.verdicts.append(oracle.judge(item.trajectory))
         except ConfigError as exc:
-            return OracleResult(name, skipped=str(exc))
+            return OracleResult(name, setting, skipped=str(exc))
         if progress is not None:
             progress()
-    result.scores = stratified(items, result.verdicts)
+    result.scores = stratified(result.items, result.verdicts, setting.output == "step")
     return result
+
+
+def settings_table(names: Sequence[str], settings: Sequence[OracleSetting]) -> Table:
+    """The oracle settings (the paper's Table II)."""
+    table = Table(title="oracle settings")
+    for column in ("oracle", "baseline", "method", "sees", "positive", "scored on", "calls"):
+        table.add_column(column)
+    for name, s in zip(names, settings, strict=True):
+        scored = "T_U only" if s.output == "step" else "adoption, T_U"
+        if s.scope:
+            scored += f" ({', '.join(s.scope)} runs)"
+        calls = "one LLM call per run" if s.calls == "llm" else "offline"
+        table.add_row(name, s.baseline, s.method, s.information, s.positive, scored, calls)
+    return table
 
 
 def _ratio(r: Ratio) -> str:
@@ -74,15 +100,29 @@ def score_table(results: Sequence[OracleResult], title: str) -> Table:
         if result.skipped is not None:
             continue
         for stratum, s in result.scores:
+            operator = stratum.removeprefix("operator=")
+            if (
+                result.setting.scope
+                and operator != stratum
+                and operator not in result.setting.scope
+            ):
+                continue  # out of the oracle's scope: not its items
+            adoption = (
+                ("n/a",) * 5
+                if s.step_only
+                else (
+                    _ratio(s.precision),
+                    _ratio(s.recall),
+                    _f1(s),
+                    _ratio(s.fpr_clean),
+                    _ratio(s.fpr_non_adopted),
+                )
+            )
             table.add_row(
                 result.name,
                 stratum,
                 str(s.counts.scored),
-                _ratio(s.precision),
-                _ratio(s.recall),
-                f"{s.f1:.2f}" if s.f1 is not None else "–",
-                _ratio(s.fpr_clean),
-                _ratio(s.fpr_non_adopted),
+                *adoption,
                 _ratio(s.coverage),
                 _ratio(s.t_u_exact),
                 _ratio(s.t_u_within_one),
@@ -91,12 +131,43 @@ def score_table(results: Sequence[OracleResult], title: str) -> Table:
     return table
 
 
+def _f1(s: Score) -> str:
+    return "n/a" if s.step_only else f"{s.f1:.2f}" if s.f1 is not None else "–"
+
+
+def per_operator_table(results: Sequence[OracleResult], title: str) -> Table:
+    """Adoption F1 / exact-step accuracy per oracle and operator (the paper's Table V(c))."""
+    done = [r for r in results if r.skipped is None]
+    operators = [
+        stratum.removeprefix("operator=")
+        for stratum, _ in (done[0].scores if done else [])
+        if stratum.startswith("operator=")
+    ]
+    table = Table(title=title)
+    table.add_column("oracle")
+    for operator in operators:
+        table.add_column(operator, justify="right")
+    for result in done:
+        cells = dict(result.scores)
+        row = []
+        for operator in operators:
+            s = cells.get(f"operator={operator}")
+            if s is None or (result.setting.scope and operator not in result.setting.scope):
+                row.append("not judged")
+                continue
+            exact = s.t_u_exact
+            step = f"{exact.value:.0%}" if exact.value is not None else "–"
+            row.append(f"{_f1(s)} / {step}")
+        table.add_row(result.name, *row)
+    return table
+
+
 def write_results(out: Path, items: Sequence[Item], results: Sequence[OracleResult]) -> None:
     """``verdicts.jsonl`` (one line per oracle × item) and ``scores.json``."""
     out.mkdir(parents=True, exist_ok=True)
     with (out / "verdicts.jsonl").open("w", encoding="utf-8") as fh:
         for result in results:
-            for item, verdict in zip(items, result.verdicts, strict=False):
+            for item, verdict in zip(result.items, result.verdicts, strict=True):
                 ref = item.reference
                 record = {
                     "oracle": result.name,
@@ -107,9 +178,12 @@ def write_results(out: Path, items: Sequence[Item], results: Sequence[OracleResu
                 }
                 fh.write(json.dumps(record, separators=(",", ":")) + "\n")
     scores = {
-        r.name: {"skipped": r.skipped}
+        r.name: {"setting": r.setting.model_dump(mode="json"), "skipped": r.skipped}
         if r.skipped is not None
-        else {stratum: s.as_dict() for stratum, s in r.scores}
+        else {
+            "setting": r.setting.model_dump(mode="json"),
+            **{stratum: s.as_dict() for stratum, s in r.scores},
+        }
         for r in results
     }
     (out / "scores.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf-8")

@@ -12,6 +12,10 @@ Counting rules, fixed here so every oracle is counted the same way:
 * **FPR clean** = FP / clean controls; **FPR non-adopted** = FP / non-adopted faulted runs.
 * **T_U localisation** over positives whose reference located ``T_U``: exact step, and
   within ±1 step; an abstention or a missing step is a miss.
+* A **step-only** oracle (setting ``output = "step"``, e.g. all-at-once failure
+  attribution) answers no adoption question: it gets no adoption counts at all (its
+  adoption metrics are undefined, not zero), its coverage is "named a step" over scored
+  runs, and its localisation counts every step it names on a positive.
 
 Every ratio keeps its numerator and denominator so an empty stratum prints as 0/0, never
 disappears.
@@ -58,23 +62,25 @@ class Counts:
     exact: int = 0
     within_one: int = 0
 
-    def add(self, item: Item, verdict: Verdict) -> None:
-        """Count one item."""
+    def add(self, item: Item, verdict: Verdict, step_only: bool = False) -> None:
+        """Count one item (``step_only``: the oracle names a step and nothing else)."""
         ref = item.reference
         if ref.adopted is None:
             self.excluded += 1
             return
         self.scored += 1
+        if step_only:
+            self.answered += verdict.t_u is not None
+            if ref.adopted:
+                self.positives += 1
+                self._localise(ref.t_u, verdict.t_u)
+            return
         self.answered += verdict.adopted is not None
         said_yes = verdict.adopted is True
         if ref.adopted:
             self.positives += 1
             self.tp += said_yes
-            if ref.t_u is not None:
-                self.localisable += 1
-                if said_yes and verdict.t_u is not None:
-                    self.exact += verdict.t_u == ref.t_u
-                    self.within_one += abs(verdict.t_u - ref.t_u) <= 1
+            self._localise(ref.t_u, verdict.t_u if said_yes else None)
         elif ref.clean:
             self.clean += 1
             self.fp_clean += said_yes
@@ -82,12 +88,25 @@ class Counts:
             self.negatives_faulted += 1
             self.fp_faulted += said_yes
 
+    def _localise(self, reference: int | None, answer: int | None) -> None:
+        if reference is None:
+            return
+        self.localisable += 1
+        if answer is not None:
+            self.exact += answer == reference
+            self.within_one += abs(answer - reference) <= 1
+
 
 @dataclass(frozen=True)
 class Score:
-    """The docs/measurement.md §7 metrics of one oracle on one stratum."""
+    """The docs/measurement.md §7 metrics of one oracle on one stratum.
+
+    ``step_only`` scores carry no adoption metric: precision, recall, F1 and both false-
+    positive rates are undefined (``None``), never a misleading 0.
+    """
 
     counts: Counts
+    step_only: bool = False
 
     @property
     def precision(self) -> Ratio:
@@ -98,7 +117,7 @@ class Score:
     @property
     def recall(self) -> Ratio:
         """TP / positives (abstentions are misses)."""
-        return Ratio(self.counts.tp, self.counts.positives)
+        return Ratio(self.counts.tp, 0 if self.step_only else self.counts.positives)
 
     @property
     def f1(self) -> float | None:
@@ -111,12 +130,13 @@ class Score:
     @property
     def fpr_clean(self) -> Ratio:
         """False positives on clean controls."""
-        return Ratio(self.counts.fp_clean, self.counts.clean)
+        return Ratio(self.counts.fp_clean, 0 if self.step_only else self.counts.clean)
 
     @property
     def fpr_non_adopted(self) -> Ratio:
         """False positives on non-adopted faulted runs."""
-        return Ratio(self.counts.fp_faulted, self.counts.negatives_faulted)
+        den = 0 if self.step_only else self.counts.negatives_faulted
+        return Ratio(self.counts.fp_faulted, den)
 
     @property
     def coverage(self) -> Ratio:
@@ -140,17 +160,18 @@ class Score:
             ratio: Ratio = getattr(self, name)
             out[name] = ratio.value
         out["f1"] = self.f1
+        out["step_only"] = self.step_only
         out["t_u_exact"] = self.t_u_exact.value
         out["t_u_within_one"] = self.t_u_within_one.value
         return out
 
 
-def score(pairs: Iterable[tuple[Item, Verdict]]) -> Score:
+def score(pairs: Iterable[tuple[Item, Verdict]], step_only: bool = False) -> Score:
     """Score a set of (item, verdict) pairs."""
     counts = Counts()
     for item, verdict in pairs:
-        counts.add(item, verdict)
-    return Score(counts)
+        counts.add(item, verdict, step_only)
+    return Score(counts, step_only)
 
 
 def strata(items: Sequence[Item]) -> list[tuple[str, str]]:
@@ -174,10 +195,12 @@ def in_stratum(item: Item, kind: str, value: str) -> bool:
     return item.reference.z_s == value
 
 
-def stratified(items: Sequence[Item], verdicts: Sequence[Verdict]) -> list[tuple[str, Score]]:
+def stratified(
+    items: Sequence[Item], verdicts: Sequence[Verdict], step_only: bool = False
+) -> list[tuple[str, Score]]:
     """(stratum label, score) for every stratum, in report order."""
     out = []
     for kind, value in strata(items):
         pairs = [(i, v) for i, v in zip(items, verdicts, strict=True) if in_stratum(i, kind, value)]
-        out.append((value if kind == "all" else f"{kind}={value}", score(pairs)))
+        out.append((value if kind == "all" else f"{kind}={value}", score(pairs, step_only)))
     return out

@@ -12,7 +12,7 @@ have been adopted.
 from __future__ import annotations
 
 from sscbench.fault_contracts.history import History
-from sscbench.oracles.base import ORACLES, Trajectory, Verdict
+from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.reconstruct.label import fault_step, label_run
 from sscbench.runs.episode import HIDDEN_FILE
 from sscbench.runs.ledger import iter_jsonl
@@ -44,7 +44,15 @@ class ReconstructorOracle:
         return Verdict(adopted=labels.adopted, t_u=t_u, reason=labels.adopted_reason[:200])
 
 
-@ORACLES.register("reconstructor")
+@register_oracle(
+    "reconstructor",
+    OracleSetting(
+        baseline="—",
+        method="SSCBench event reconstruction",
+        information="fault contract, operator use rules, intervention log",
+        positive="A = 1",
+    ),
+)
 def reconstructor() -> ReconstructorOracle:
     """Factory (no parameters)."""
     return ReconstructorOracle()

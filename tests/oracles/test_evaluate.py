@@ -61,17 +61,23 @@ def test_truth_reference_table_with_clean_controls(
     printed = capsys.readouterr().out
     for row in ("operator=pay_source", "arrival=after", "arrival=clean", "T_U ±1"):
         assert row in printed
-    assert "skipped llm_judge_l0: no API key" in printed
-    assert "skipped llm_judge_l1: no API key" in printed
+    llm = ("llm_judge_l0", "llm_judge_l1", "diagnosis_native", "diagnosis_saa")
+    for name in (*llm, "attribution_all_at_once"):
+        assert f"skipped {name}: no API key" in printed
+    for baseline in ("B1", "B2-L0", "B2-L1", "B3-native", "B3-SAA", "B4", "B5"):
+        assert f" {baseline} " in printed, "the settings table (Table II) is printed"
     scores = json.loads((out / "scores.json").read_text())
     recon, inv = scores["reconstructor"], scores["db_invariants"]
     assert recon["all"]["f1"] == 1.0 and recon["all"]["fpr_clean"] == 0.0
     assert recon["all"]["clean"] > 0 and recon["all"]["positives"] > 0
     assert recon["arrival=after"]["scored"] == 0, "empty strata are kept"
     assert inv["all"]["fpr_clean"] == 0.0 and inv["all"]["fpr_non_adopted"] > 0.5
-    assert scores["llm_judge_l0"] == {"skipped": scores["llm_judge_l0"]["skipped"]}
+    assert set(scores["llm_judge_l0"]) == {"setting", "skipped"}
+    assert scores["attribution_all_at_once"]["setting"]["output"] == "step"
+    anomaly = scores["anomaly_detector"]
+    assert anomaly["all"]["scored"] == recon["all"]["scored"]
     verdicts = (out / "verdicts.jsonl").read_text().splitlines()
-    assert len(verdicts) == 2 * (recon["all"]["scored"] + recon["all"]["excluded"])
+    assert len(verdicts) == 3 * (recon["all"]["scored"] + recon["all"]["excluded"])
 
 
 def test_review_reference(oracle_runs: Path, tmp_path: Path) -> None:

@@ -77,3 +77,21 @@ def test_strata_by_operator_and_arrival_keep_empty_ones() -> None:
 def test_as_dict_is_json_ready() -> None:
     d = score(TOY).as_dict()
     assert d["tp"] == 2 and d["precision"] == 0.5 and d["coverage"] == pytest.approx(7 / 9)
+
+
+def test_a_step_only_oracle_has_no_adoption_metrics() -> None:
+    # All-at-once attribution names a step and nothing else (verdict adopted=None).
+    steps = [v(None, 10), v(None, 9), v(None), v(None, 2), v(None, 7), v(None), v(None, 3)]
+    pairs = [(i, s) for (i, _), s in zip(TOY, steps, strict=False)]
+    s = score(pairs, step_only=True)
+    c = s.counts
+    assert (c.scored, c.positives, c.tp, c.fp_faulted, c.fp_clean) == (7, 4, 0, 0, 0)
+    assert s.precision.value is None and s.recall.value is None and s.f1 is None
+    assert s.fpr_clean.value is None and s.fpr_non_adopted.value is None
+    # Localisation over positives with a located reference T_U (items 1-3): 10 = 10 exact,
+    # 9 vs 8 within one, no step for item 3 is a miss.
+    assert (s.t_u_exact.num, s.t_u_exact.den) == (1, 3)
+    assert (s.t_u_within_one.num, s.t_u_within_one.den) == (2, 3)
+    assert (s.coverage.num, s.coverage.den) == (5, 7), "coverage = named a step"
+    # The same verdicts scored as an adoption oracle would be all abstentions.
+    assert score(pairs).t_u_exact.num == 0
