@@ -1,8 +1,11 @@
 """``sscbench demo``: the offline, keyless main job on the shipped case set.
 
-Runs the scripted reference agents over every shipped case with its fault injected,
-reconstructs arrival, first use and adoption for every run, checks the reconstruction
-against the agents' private ground truth, and prints the adoption-by-arrival table.
+Runs the scripted reference agents over every shipped case with its fault injected (and
+the gold agent on clean negative-control tasks), reconstructs arrival, first use and
+adoption for every run, writes the report, and prints the paper's tables: the analysis
+(adoption by arrival and the rest), then — with the agents' private ground truth standing
+in for the adjudicated human reference — the automatic labels against that reference
+(Table III(b)), the oracle settings (Table II) and the offline oracles' scores (Table V).
 Re-running resumes: finished runs are kept.
 """
 
@@ -22,6 +25,7 @@ if TYPE_CHECKING:
     from sscbench.runs.runner import EpisodeOutcome
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
+CONTROLS_PER_OPERATOR = 10
 
 
 def register(sub: Any) -> None:
@@ -41,13 +45,15 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.terminal import summary_table
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
-    from sscbench.runs.cases import run_cases
+    from sscbench.runs.cases import control_tasks, run_cases, run_clean_controls
     from sscbench.witnesses.caseset import load_case_set
 
     console = Console(stderr=True, soft_wrap=True, width=140)
     case_set = load_case_set(args.cases)
     seeds = range(args.seeds)
-    total = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds)
+    controls = control_tasks(case_set, CONTROLS_PER_OPERATOR)
+    clean_dir = args.out.with_name(f"{args.out.name}-clean")
+    total = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds) + len(controls)
     started = time.perf_counter()
     failed = 0
     with Progress(
@@ -68,6 +74,7 @@ def handle(args: argparse.Namespace) -> int:
             progress.advance(bar)
 
         run_cases(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_done=done)
+        run_clean_controls(controls, "scripted:gold", clean_dir, on_done=done)
     labels = label_dir(args.out)
     with (args.out / LABELS_FILE).open("w", encoding="utf-8") as fh:
         for label in labels:
@@ -86,9 +93,38 @@ def handle(args: argparse.Namespace) -> int:
     agreement, runs = validate_dir(args.out, labels)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
+    validation = _truth_tables(out, args.out, clean_dir, labels)
     out.print(
-        f"{total} runs ({failed} harness errors) in {time.perf_counter() - started:.1f} s; "
-        f"ledgers under {args.out}, labels in {args.out / LABELS_FILE}"
+        f"{total} runs ({failed} harness errors; {len(controls)} clean controls under "
+        f"{clean_dir}) in {time.perf_counter() - started:.1f} s; ledgers under {args.out}, "
+        f"labels in {args.out / LABELS_FILE}"
     )
-    out.print(f"report: {files.report_path}")
+    out.print(f"report: {files.report_path}; oracle verdicts and scores: {validation}")
     return 1 if failed or agreement.mismatches else 0
+
+
+def _truth_tables(out: Console, rundir: Path, clean_dir: Path, labels: list[Any]) -> Path:
+    """Tables III(b), II and V against the scripted truth; returns where scores went."""
+    from sscbench.oracles.base import oracle_setting
+    from sscbench.oracles.evaluate import per_operator_table, score_table, settings_table
+    from sscbench.oracles.validation import comparison_table, validate_against_truth
+
+    target = rundir / "oracle_eval"
+    result = validate_against_truth(rundir, [clean_dir], labels, target)
+    stand_in = "scripted ground truth standing in for the adjudicated reference"
+    out.print(comparison_table(result.comparison, f"automatic labels vs {stand_in} (Table III(b))"))
+    names = [r.name for r in result.results] + result.not_run
+    settings = [r.setting for r in result.results]
+    table = settings_table(names, settings + [oracle_setting(n) for n in result.not_run])
+    table.title = "oracle settings (Table II); LLM-based ones need a key and are not run here"
+    out.print(table)
+    clean = sum(i.reference.clean for i in result.items)
+    title = (
+        f"offline oracles vs {stand_in} (Table V): {len(result.items) - clean} faulted runs, "
+        f"{clean} clean-control pairings"
+    )
+    out.print(score_table(result.results, title, only=("all",)))
+    out.print(
+        per_operator_table(result.results, "adoption F1 / exact T_U, per operator (Table V(c))")
+    )
+    return target

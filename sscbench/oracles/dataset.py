@@ -21,7 +21,7 @@ directories.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -30,8 +30,8 @@ from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.oracles.base import Trajectory
 from sscbench.reconstruct.label import arrival_class, label_run
-from sscbench.reconstruct.labels import EventTime
-from sscbench.reconstruct.validate import ground_truth
+from sscbench.reconstruct.labels import EventTime, RunLabels
+from sscbench.reconstruct.validate import GroundTruth, ground_truth
 from sscbench.runs.episode import LEDGER_FILE
 from sscbench.runs.ledger import Ledger, read_ledger
 
@@ -59,7 +59,8 @@ class Item:
     reference: Reference
 
 
-def _ledgers(roots: Iterable[Path]) -> list[tuple[Path, Ledger]]:
+def ledgers(roots: Iterable[Path]) -> list[tuple[Path, Ledger]]:
+    """(run directory, ledger) of every run under ``roots`` (set-aside runs skipped)."""
     out = []
     for root in roots:
         for path in sorted(root.rglob(LEDGER_FILE)):
@@ -75,8 +76,19 @@ def _faulted(run_dir: Path, ledger: Ledger, reference: Reference) -> Item:
     return Item(trajectory, reference)
 
 
-def truth_items(runs: Sequence[tuple[Path, Ledger]]) -> list[Item]:
-    """Faulted scripted runs scored against their ground truth."""
+def truth_z_s(t_e: EventTime, truth: GroundTruth) -> str:
+    """The truth stand-in's arrival class: the reconstructor's ``T_E`` (a deterministic
+    relation on the delivered history) against the true ``T_S``."""
+    if truth.t_s is None:
+        return "none"
+    return str(arrival_class(t_e, EventTime(status="found", step=truth.t_s, reason="truth")))
+
+
+def truth_items(
+    runs: Sequence[tuple[Path, Ledger]], labels: Mapping[str, RunLabels] | None = None
+) -> list[Item]:
+    """Faulted scripted runs scored against their ground truth (``labels``: the runs'
+    automatic labels by run id, when already computed, to avoid labelling twice)."""
     items = []
     for run_dir, ledger in runs:
         if ledger.header.fault is None:
@@ -85,15 +97,11 @@ def truth_items(runs: Sequence[tuple[Path, Ledger]]) -> list[Item]:
         if truth is None or not truth.triggered:
             continue
         contract = FaultContract.model_validate(ledger.header.fault)
-        if truth.t_s is None:
-            z_s = "none"
-        else:
-            t_s = EventTime(status="found", step=truth.t_s, reason="truth")
-            z_s = str(arrival_class(label_run(run_dir).t_e, t_s))
+        label = (labels or {}).get(ledger.header.run_id) or label_run(run_dir)
         reference = Reference(
             adopted=None if contract.control else truth.adopted,
             t_u=truth.t_u,
-            z_s=z_s,
+            z_s=truth_z_s(label.t_e, truth),
             operator=contract.operator,
             control=contract.control,
             clean=False,
@@ -157,19 +165,22 @@ def clean_items(runs: Sequence[tuple[Path, Ledger]], faulted: Sequence[Item]) ->
 
 
 def build_items(
-    rundir: Path, reference: str, clean_dirs: Sequence[Path] = ()
+    rundir: Path,
+    reference: str,
+    clean_dirs: Sequence[Path] = (),
+    labels: Mapping[str, RunLabels] | None = None,
 ) -> tuple[list[Item], Literal["truth", "review"]]:
     """The scored set for ``reference`` (``truth`` or a review directory)."""
     if not rundir.is_dir():
         raise ConfigError(f"{rundir} is not a directory of runs")
-    runs = _ledgers([rundir])
+    runs = ledgers([rundir])
     kind: Literal["truth", "review"] = "truth"
     if reference == "truth":
-        faulted = truth_items(runs)
+        faulted = truth_items(runs, labels)
     else:
         review_dir = Path(reference)
         if not review_dir.is_dir():
             raise ConfigError(f"--reference must be 'truth' or a review directory: {reference}")
         faulted, kind = review_items(review_dir), "review"
-    clean_runs = runs + _ledgers(clean_dirs)
+    clean_runs = runs + ledgers(clean_dirs)
     return faulted + clean_items(clean_runs, faulted), kind

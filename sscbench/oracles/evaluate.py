@@ -9,7 +9,7 @@ controls paired with their contracts); the rest are not its items, not abstentio
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,8 +78,10 @@ def _ratio(r: Ratio) -> str:
     return f"{r.value:.2f} ({r.num}/{r.den})" if r.value is not None else f"– ({r.num}/{r.den})"
 
 
-def score_table(results: Sequence[OracleResult], title: str) -> Table:
-    """The stratified table: one row per oracle × stratum."""
+def score_table(
+    results: Sequence[OracleResult], title: str, only: Collection[str] | None = None
+) -> Table:
+    """The stratified table: one row per oracle × stratum (``only``: just those strata)."""
     table = Table(title=title)
     columns = (
         "oracle",
@@ -100,6 +102,8 @@ def score_table(results: Sequence[OracleResult], title: str) -> Table:
         if result.skipped is not None:
             continue
         for stratum, s in result.scores:
+            if only is not None and stratum not in only:
+                continue
             operator = stratum.removeprefix("operator=")
             if (
                 result.setting.scope

@@ -68,3 +68,45 @@ def run_cases(
                 if on_done is not None:
                     on_done(outcome)
     return outcomes
+
+
+def control_tasks(case_set: CaseSet, per_operator: int) -> list[tuple[str, str]]:
+    """(domain, task id) of the clean negative controls: for each operator, the first
+    ``per_operator`` distinct tasks of its (non-control) cases in case-set order — the
+    paper's "ten clean trajectories per operator", chosen without looking at any run."""
+    chosen: list[tuple[str, str]] = []
+    counts: dict[str, int] = {}
+    for case in case_set.cases:
+        c = case.contract
+        task = (c.domain, c.task_id)
+        if c.control or task in chosen or counts.get(c.operator, 0) >= per_operator:
+            continue
+        chosen.append(task)
+        counts[c.operator] = counts.get(c.operator, 0) + 1
+    return chosen
+
+
+def run_clean_controls(
+    tasks: Iterable[tuple[str, str]],
+    agent: str,
+    out: Path,
+    *,
+    user: str = "scripted",
+    on_done: Callable[[EpisodeOutcome], None] | None = None,
+) -> list[EpisodeOutcome]:
+    """Run ``agent`` once (seed 0) on each task without a fault, into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    outcomes = []
+    for domain, task_id in tasks:
+        spec = EpisodeSpec(domain=domain, task_id=task_id)
+
+        def execute(run_dir: Path, spec: EpisodeSpec = spec) -> RunEnd:
+            return run_episode(
+                spec, make_agent(agent), make_user(user), run_dir, run_id=run_dir.name
+            )
+
+        outcome = run_once(out / run_id_for(domain, task_id, agent, 0), execute)
+        outcomes.append(outcome)
+        if on_done is not None:
+            on_done(outcome)
+    return outcomes

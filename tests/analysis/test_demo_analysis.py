@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sscbench.analysis.population import SENSITIVITIES, read_labels
@@ -9,14 +12,35 @@ from sscbench.analysis.quantities import POOLED, analyze, analyze_all
 from sscbench.analysis.results import AnalysisResult, Rate
 from sscbench.cli.main import main
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.runs.cases import control_tasks
+from sscbench.runs.episode import LEDGER_FILE
 from sscbench.witnesses.caseset import load_case_set
 
 
 @pytest.fixture(scope="module")
-def demo_labels(tmp_path_factory: pytest.TempPathFactory) -> list[RunLabels]:
-    out = tmp_path_factory.mktemp("demo")
-    assert main(["demo", "--out", str(out)]) == 0  # ~10 s: 1040 scripted runs
-    return read_labels(out / "labels.jsonl")
+def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    assert main(["demo", "--out", str(out)]) == 0  # ~10 s: 960 scripted runs + 35 clean
+    return out
+
+
+@pytest.fixture(scope="module")
+def demo_labels(demo_dir: Path) -> list[RunLabels]:
+    return read_labels(demo_dir / "labels.jsonl")
+
+
+def test_demo_scores_the_offline_oracles_against_the_truth(demo_dir: Path) -> None:
+    scores = json.loads((demo_dir / "oracle_eval" / "scores.json").read_text())
+    assert sorted(scores) == ["anomaly_detector", "db_invariants", "reconstructor"]
+    recon = scores["reconstructor"]["all"]
+    assert recon["f1"] == 1.0 and recon["t_u_exact"] == 1.0
+    assert recon["clean"] > 0 and recon["fpr_clean"] == 0.0, "clean controls were scored"
+    assert scores["db_invariants"]["setting"]["baseline"] == "B5"
+    clean = demo_dir.with_name("demo-clean")
+    tasks = control_tasks(load_case_set(), 10)
+    assert len(list(clean.glob(f"*/{LEDGER_FILE}"))) == len(tasks) > 0
+    operators = {c.contract.operator for c in load_case_set().cases}
+    assert len(tasks) >= len(operators)
 
 
 @pytest.fixture(scope="module")
