@@ -1,8 +1,10 @@
 """Append-only JSONL ledgers: a crash-safe writer and a validating reader.
 
 The writer appends one record per line and flushes after each, so a crash loses at most
-the line being written. The reader validates every line, names the file and line of a
-corrupt entry, and drops a truncated *last* line (a crash mid-write) with a warning.
+the line being written. Every line passes through :func:`redact_secrets` first, so an API
+key that reached a record (a model echoing it) is never written. The reader validates
+every line, names the file and line of a corrupt entry, and drops a truncated *last* line
+(a crash mid-write) with a warning.
 """
 
 from __future__ import annotations
@@ -27,14 +29,41 @@ from sscbench.runs.events import (
     VisibleEvent,
 )
 
+REDACTED = "[REDACTED]"
+MIN_SECRET_LENGTH = 8
+"""Shorter values (``EMPTY``, ``none``: placeholders local servers accept) are no secret,
+and replacing them everywhere would mangle every record."""
+
+_SECRETS: set[str] = set()
+
+
+def register_secret(value: str) -> None:
+    """Never write ``value`` again in this process (the provider layer registers each API
+    key it reads)."""
+    if len(value) >= MIN_SECRET_LENGTH:
+        _SECRETS.add(value)
+        escaped = json.dumps(value, ensure_ascii=False)[1:-1]
+        if escaped != value:
+            _SECRETS.add(escaped)  # as it appears inside a JSON string
+
+
+def redact_secrets(text: str) -> str:
+    """``text`` with every registered secret replaced by ``[REDACTED]``."""
+    for secret in _SECRETS:
+        if secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
 
 class TruncatedLineWarning(UserWarning):
     """A ledger's last line was cut off (the writer crashed mid-line) and was dropped."""
 
 
 def dump_line(record: BaseModel) -> str:
-    """One record as a compact JSON line with a stable key order (field order)."""
-    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    """One record as a compact JSON line with a stable key order (field order), secrets
+    redacted."""
+    line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    return redact_secrets(line)
 
 
 class JsonlWriter:

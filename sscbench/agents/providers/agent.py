@@ -4,6 +4,11 @@ All three share the τ² scaffold (system prompt, tool schemas, greeting and tur
 and differ only in the wire format behind them. Each call of :meth:`next_turn` renders the
 full model-visible history afresh (as τ²'s ``LLMAgent`` sends its full state each turn),
 so what the model is shown is a function of the ledger alone.
+
+Tool-call ids are unique within an episode: the ledger, the environment and every later
+request pair an observation with its call by id, so an id the model repeats (some
+OpenAI-compatible servers number calls per turn, or not at all) is renamed
+``<id>#<n>`` (:func:`unique_call_ids`) before anything records it.
 """
 
 from __future__ import annotations
@@ -20,13 +25,29 @@ from sscbench.agents.providers.arguments import parse_arguments
 from sscbench.agents.providers.backends import with_anthropic_defaults
 from sscbench.agents.providers.client import Backend, ProviderClient
 from sscbench.agents.providers.config import ProviderConfig
+from sscbench.agents.providers.endpoints import resolved_base_url
 from sscbench.agents.providers.openai_chat import OpenAIChatBackend
 from sscbench.agents.providers.records import Completion, ProviderCall
 from sscbench.agents.providers.scaffold import Scaffold, agent_scaffold
 from sscbench.agents.providers.transcript import Message, agent_transcript
 from sscbench.envs.calls import ToolCall
 from sscbench.errors import ConfigError, HarnessError
-from sscbench.runs.events import ParticipantSpec, VisibleEvent
+from sscbench.runs.events import AgentToolCall, ParticipantSpec, VisibleEvent
+
+
+def unique_call_ids(ids: Sequence[str], taken: set[str]) -> list[str]:
+    """``ids`` with each one already in ``taken`` (or earlier in ``ids``) renamed to the
+    first free ``<id>#<n>``, n ≥ 2; ``taken`` gains the result. Deterministic, so a replay
+    renames alike."""
+    out: list[str] = []
+    for call_id in ids:
+        unique, n = call_id, 1
+        while unique in taken:
+            n += 1
+            unique = f"{call_id}#{n}"
+        taken.add(unique)
+        out.append(unique)
+    return out
 
 
 class ProviderAgent:
@@ -66,7 +87,8 @@ class ProviderAgent:
             self._scaffold.system, transcript, self._scaffold.tool_list(), self._seed
         )
         completion = self._client.complete(request, seed=self._seed, step=len(history))
-        return self._turn(completion, step=len(history))
+        taken = {e.call_id for e in history if isinstance(e, AgentToolCall)}
+        return self._turn(completion, step=len(history), taken=taken)
 
     def _with_reasoning(self, message: Message) -> Message:
         if not message.calls:
@@ -74,16 +96,19 @@ class ProviderAgent:
         blocks = self._reasoning.get(tuple(c.call_id for c in message.calls), ())
         return replace(message, reasoning=tuple(dict(b) for b in blocks))
 
-    def _turn(self, completion: Completion, step: int) -> AgentTurn:
+    def _turn(self, completion: Completion, step: int, taken: set[str]) -> AgentTurn:
         if completion.is_empty:
             return AgentTurn()
+        ids = unique_call_ids(
+            [
+                call.id or f"call_{step}_{index}"  # some local servers send no id
+                for index, call in enumerate(completion.calls)
+            ],
+            taken,
+        )
         calls = tuple(
-            ToolCall(
-                id=call.id or f"call_{step}_{index}",  # some local servers send no id
-                name=call.name,
-                arguments=parse_arguments(call.arguments),
-            )
-            for index, call in enumerate(completion.calls)
+            ToolCall(id=call_id, name=call.name, arguments=parse_arguments(call.arguments))
+            for call_id, call in zip(ids, completion.calls, strict=True)
         )
         if calls and completion.reasoning:
             self._reasoning[tuple(c.id for c in calls)] = completion.reasoning
@@ -99,6 +124,7 @@ class OpenAIAgent(ProviderAgent):
     def __init__(self, config: ProviderConfig) -> None:
         if config.thinking_budget is not None:
             raise ConfigError("thinking_budget is Anthropic-only; use reasoning_effort")
+        config = _with_endpoint(config, "openai")
         super().__init__(config, OpenAIChatBackend(config))
 
 
@@ -125,4 +151,11 @@ class AnthropicAgent(ProviderAgent):
 
     def __init__(self, config: ProviderConfig) -> None:
         config = with_anthropic_defaults(config)  # max_tokens: required, recorded
+        config = _with_endpoint(config, "anthropic")
         super().__init__(config, AnthropicMessagesBackend(config))
+
+
+def _with_endpoint(config: ProviderConfig, sdk: str) -> ProviderConfig:
+    """``base_url`` as the requests will use it, so the ledger header records the endpoint
+    even when it came from the SDK's environment variable or default."""
+    return config.model_copy(update={"base_url": resolved_base_url(sdk, config.base_url)})

@@ -7,6 +7,11 @@ results (and any user text right after them) merged into one user turn; empty te
 dropped from tool-use turns and replaced by litellm's placeholder elsewhere (Anthropic
 rejects empty text blocks). Thinking blocks returned with a tool-use turn are sent back
 with it, as the API requires when extended thinking is on.
+
+Two departures from a literal rendering, both because the API (or an endpoint hosting it)
+demands them: the conversation must open with a user turn, so τ²'s assistant greeting is
+preceded by :data:`OPENING_USER_TURN` (litellm's placeholder for the same case); and a tool
+result that τ² reports as an error carries ``is_error: true``.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from typing import Any
 from sscbench.agents.providers.arguments import RAW_ARGUMENTS, raw_arguments
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import read_api_key
+from sscbench.agents.providers.endpoints import resolved_base_url
+from sscbench.agents.providers.errors import response_json, unreadable
 from sscbench.agents.providers.records import Completion, CompletionCall
 from sscbench.agents.providers.retry import (
     Failure,
@@ -31,6 +38,10 @@ DEFAULT_MAX_TOKENS = 8192
 
 EMPTY_TEXT_PLACEHOLDER = "[System: Empty message content sanitised to satisfy protocol]"
 """litellm's substitute for an empty text turn (``factory._EMPTY_TEXT_PLACEHOLDER``)."""
+
+OPENING_USER_TURN = "."
+"""The neutral user turn before an opening assistant message (litellm inserts the same
+``"."`` with ``modify_params``): the messages API, strictly, starts with a user turn."""
 
 REASONING_BLOCKS = {
     "thinking": ("type", "thinking", "signature"),
@@ -58,9 +69,14 @@ def to_anthropic_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]
     for message in transcript:
         if message.role == "tool":
             role = "user"
-            blocks: list[dict[str, Any]] = [
-                {"type": "tool_result", "tool_use_id": message.call_id, "content": message.text}
-            ]
+            result: dict[str, Any] = {
+                "type": "tool_result",
+                "tool_use_id": message.call_id,
+                "content": message.text,
+            }
+            if message.error:
+                result["is_error"] = True
+            blocks: list[dict[str, Any]] = [result]
         elif message.role == "assistant":
             role = "assistant"
             blocks = [dict(b) for b in message.reasoning]
@@ -77,6 +93,8 @@ def to_anthropic_messages(transcript: Sequence[Message]) -> list[dict[str, Any]]
         else:
             role = "user"
             blocks = _text_blocks(message.text, droppable=False)
+        if not out and role == "assistant":
+            out.append({"role": "user", "content": [{"type": "text", "text": OPENING_USER_TURN}]})
         if out and out[-1]["role"] == role:
             out[-1]["content"].extend(blocks)
         else:
@@ -97,12 +115,20 @@ def to_anthropic_tools(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any
 
 
 @shared_cache
-def _shared_client(key: str | None, base_url: str | None, timeout: float) -> Any:
+def _shared_client(key: str | None, base_url: str, timeout: float) -> Any:
     """One SDK client (and connection pool) per endpoint and key, shared by every episode
     (see the OpenAI backend); the key only lives in memory here."""
     import anthropic  # 3 s: imported only when a request really goes out
 
-    return anthropic.Anthropic(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+    from sscbench.agents.providers.transport import deadline_http_client
+
+    return anthropic.Anthropic(
+        api_key=key,
+        base_url=base_url,
+        timeout=timeout,
+        max_retries=0,
+        http_client=deadline_http_client(anthropic),
+    )
 
 
 class AnthropicMessagesBackend:
@@ -112,7 +138,7 @@ class AnthropicMessagesBackend:
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config
-        self.endpoint = config.base_url or "https://api.anthropic.com"
+        self.endpoint = resolved_base_url("anthropic", config.base_url)
         self._key_env = config.api_key_env or "ANTHROPIC_API_KEY"
         self._key: str | None = None
         self._client: Any = None
@@ -124,9 +150,9 @@ class AnthropicMessagesBackend:
         tools: Sequence[Mapping[str, Any]] | None,
         seed: int,
     ) -> dict[str, Any]:
-        """SDK keyword arguments plus ``extra_body`` (temperature travels there: this SDK
-        version has no ``temperature`` parameter). The seed is not sent: the API has none.
-        """
+        """The wire body's fields (``params``, temperature among them: the API takes it
+        even where this SDK's ``create`` does not) plus ``extra_body``. The seed is not
+        sent: the API has none."""
         c = self.config
         params: dict[str, Any] = {
             "model": c.model,
@@ -137,29 +163,36 @@ class AnthropicMessagesBackend:
         if tools:
             params["tools"] = to_anthropic_tools(tools)
             params["tool_choice"] = {"type": "auto"}
+        if c.temperature is not None:
+            params["temperature"] = c.temperature
         if c.thinking_budget is not None:
             params["thinking"] = {"type": "enabled", "budget_tokens": c.thinking_budget}
         if c.reasoning_effort is not None:
             params["output_config"] = {"effort": c.reasoning_effort}
-        extra: dict[str, Any] = {}
-        if c.temperature is not None:
-            extra["temperature"] = c.temperature
-        extra.update(c.extra_body)
-        return {"params": params, "extra_body": extra}
+        return {"params": params, "extra_body": dict(c.extra_body)}
 
     def _sdk(self) -> Any:
         if self._client is None:
             self._key = read_api_key(self._key_env)
-            self._client = _shared_client(self._key, self.config.base_url, self.config.timeout)
+            self._client = _shared_client(self._key, self.endpoint, self.config.timeout)
         return self._client
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        """One ``messages.create`` call; the raw response as JSON."""
-        response = self._sdk().messages.create(
-            **request["params"], extra_body=request["extra_body"] or None
-        )
-        raw: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
-        return raw
+        """One POST to ``/v1/messages``; the raw response as JSON.
+
+        The body is posted as built (through the SDK's ``post``: same auth, headers,
+        timeout and error classes), so every field reaches the API as a field of its own
+        rather than through ``extra_body``.
+        """
+        from anthropic.types import Message
+
+        body = {**request["params"], **(request["extra_body"] or {})}
+        client = self._sdk()
+        try:
+            response = client.post("/v1/messages", body=body, cast_to=Message)
+        except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON
+            raise unreadable(exc.doc) from None
+        return response_json(response)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """Text blocks joined, ``tool_use`` blocks as calls, thinking blocks kept aside."""

@@ -2,7 +2,10 @@
 
 A :class:`Backend` knows one wire format (how to build, send and parse a request and how
 to classify its SDK's errors); :class:`ProviderClient` adds everything else the same way
-for all of them, and records every attempt as a :class:`ProviderCall`.
+for all of them, and records every attempt as a :class:`ProviderCall`. Each attempt is
+bounded as a whole by ``timeout``, and all of a run's network time by ``run_time_limit``
+(see :mod:`~sscbench.agents.providers.deadline`); every response is redacted of API keys
+before anything else sees it.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol
 
-from tenacity import Retrying, retry_if_exception, stop_after_attempt
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from sscbench.agents.providers.cache import ResponseCache, request_hash
 from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.credentials import redact
+from sscbench.agents.providers.credentials import redact, redact_json
+from sscbench.agents.providers.deadline import attempt_deadline
 from sscbench.agents.providers.errors import ProviderError
 from sscbench.agents.providers.rate_limit import RateLimiter, shared_limiter
 from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
@@ -62,7 +66,11 @@ class Backend(Protocol):
 
 
 class ProviderClient:
-    """Sends one participant's requests and keeps its :class:`ProviderCall` records."""
+    """Sends one participant's requests and keeps its :class:`ProviderCall` records.
+
+    A client lives for one episode (participants build a fresh one in ``start``), so the
+    run's wall-clock limit counts from its creation.
+    """
 
     def __init__(
         self,
@@ -76,6 +84,10 @@ class ProviderClient:
         self.role = role
         self.calls = calls
         self.cache = ResponseCache(config.cache_dir) if config.cache_dir else None
+        self._backoff = Backoff(config.retry_initial_wait, config.retry_max_wait, backend.classify)
+        self._run_deadline: float | None = None
+        if config.run_time_limit is not None:
+            self._run_deadline = time.monotonic() + config.run_time_limit
         self._limiter: RateLimiter | None = None
         if config.requests_per_minute is not None:
             self._limiter = shared_limiter(
@@ -121,9 +133,7 @@ class ProviderClient:
     ) -> tuple[dict[str, Any], Completion]:
         retrying = Retrying(
             stop=stop_after_attempt(self.config.max_retries + 1),
-            wait=Backoff(
-                self.config.retry_initial_wait, self.config.retry_max_wait, self.backend.classify
-            ),
+            wait=self._wait,
             retry=retry_if_exception(self._transient),
             reraise=True,
         )
@@ -137,6 +147,8 @@ class ProviderClient:
             failure = self.backend.classify(exc)
             if failure is None:
                 raise  # not a provider error: a harness bug, with its own traceback
+            if self._run_left() == 0.0:
+                raise self._run_limit_error() from None
             raise ProviderError(self._describe(exc, failure)) from None
         raise AssertionError("unreachable: tenacity either returns or raises")
 
@@ -145,9 +157,15 @@ class ProviderClient:
     ) -> tuple[dict[str, Any], Completion]:
         if self._limiter is not None:
             self._limiter.acquire()
+        if self._run_left() == 0.0:
+            raise self._run_limit_error()
         start = time.monotonic()
+        deadline = start + self.config.timeout
+        if self._run_deadline is not None:
+            deadline = min(deadline, self._run_deadline)
         try:
-            response = self.backend.send(request)
+            with attempt_deadline(deadline):
+                response = redact_json(self.backend.send(request))
         except Exception as exc:
             failure = self.backend.classify(exc)
             if failure is not None:
@@ -167,7 +185,25 @@ class ProviderClient:
 
     def _transient(self, exc: BaseException) -> bool:
         failure = self.backend.classify(exc)
-        return failure is not None and failure.transient
+        return failure is not None and failure.transient and self._run_left() != 0.0
+
+    def _wait(self, state: RetryCallState) -> float:
+        wait = self._backoff(state)
+        left = self._run_left()
+        return wait if left is None else min(wait, left)
+
+    def _run_left(self) -> float | None:
+        """Seconds left of the run's wall-clock limit (0 once spent); None without one."""
+        if self._run_deadline is None:
+            return None
+        return max(0.0, self._run_deadline - time.monotonic())
+
+    def _run_limit_error(self) -> ProviderError:
+        return ProviderError(
+            f"{self.backend.provider} model {self.config.model}: run wall-clock limit reached "
+            f"(run_time_limit={self.config.run_time_limit} seconds); the run is incomplete, "
+            "re-run to retry it"
+        )
 
     def _describe(self, exc: BaseException, failure: Failure) -> str:
         status = f"HTTP {failure.http_status}" if failure.http_status else "no HTTP status"

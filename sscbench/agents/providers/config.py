@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from sscbench.agents.providers.credentials import ENV_NAME
+from sscbench.agents.providers.endpoints import check_base_url
 from sscbench.errors import ConfigError
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
@@ -46,7 +47,10 @@ class ProviderConfig(BaseModel):
     api_key_env: str | None = Field(
         default=None, description="NAME of the environment variable holding the key"
     )
-    timeout: float = Field(default=120.0, gt=0, description="seconds per attempt")
+    timeout: float = Field(default=120.0, gt=0, description="seconds per attempt (whole)")
+    run_time_limit: float | None = Field(
+        default=None, gt=0, description="wall-clock seconds per run (episode); None: none"
+    )
     max_retries: int = Field(default=5, ge=0, description="retries of a transient failure")
     retry_initial_wait: float = Field(default=1.0, ge=0, description="backoff scale, seconds")
     retry_max_wait: float = Field(default=60.0, ge=0, description="backoff cap, seconds")
@@ -55,6 +59,16 @@ class ProviderConfig(BaseModel):
     requests_per_minute: float | None = Field(default=None, gt=0, description="rate limit")
     input_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     output_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
+
+    @field_validator(
+        "temperature", "max_tokens", "seed", "thinking_budget", "run_time_limit", mode="before"
+    )
+    @classmethod
+    def _none_word(cls, value: Any) -> Any:
+        # The command line and TOML have no null: "none" (any case) unsets these fields.
+        if isinstance(value, str) and value.strip().lower() in ("none", "null"):
+            return None
+        return value
 
     @field_validator("api_key_env")
     @classmethod
@@ -69,8 +83,8 @@ class ProviderConfig(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _no_credentials_in_url(cls, value: str | None) -> str | None:
-        if value is not None and "@" in value.split("//", 1)[-1].split("/", 1)[0]:
-            raise ValueError("base_url must not embed credentials; use api_key_env")
+        if value is not None:
+            check_base_url(value)
         return value
 
     def params(self) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sscbench.errors import SSCBenchError
 
 
@@ -13,3 +15,32 @@ class ProviderError(SSCBenchError):
     failure (counted as missing, never scored). The message names the provider, model,
     HTTP status and error class, and never contains the API key.
     """
+
+
+class UnreadableResponse(Exception):
+    """One attempt got a success status but a body that is not a JSON object (an HTML
+    error page from a proxy, a truncated body). Transient: retried and recorded like a 5xx.
+    """
+
+    def __init__(self, message: str, http_status: int | None = 200) -> None:
+        super().__init__(message)
+        self.http_status = http_status
+
+
+def unreadable(body: object) -> UnreadableResponse:
+    """The error for a body the SDK could not read as JSON (its start is kept, redacted
+    later with every other provider message)."""
+    text = body if isinstance(body, str) else repr(body)
+    return UnreadableResponse(f"response body is not JSON: {text[:120]!r}")
+
+
+def response_json(response: object) -> dict[str, Any]:
+    """An SDK response model as JSON; anything else the SDK handed back (the raw text of a
+    non-JSON body) is an :class:`UnreadableResponse`."""
+    dump = getattr(response, "model_dump", None)
+    if not callable(dump):
+        raise unreadable(response)
+    raw = dump(mode="json", exclude_none=True)
+    if not isinstance(raw, dict):
+        raise unreadable(raw)
+    return raw

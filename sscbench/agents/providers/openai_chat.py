@@ -10,12 +10,15 @@ tools are offered, as in τ²'s ``generate``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sscbench.agents.providers.arguments import dump_arguments
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import read_api_key
+from sscbench.agents.providers.endpoints import resolved_base_url
+from sscbench.agents.providers.errors import response_json, unreadable
 from sscbench.agents.providers.records import Completion, CompletionCall
 from sscbench.agents.providers.retry import (
     Failure,
@@ -59,13 +62,21 @@ def to_openai_messages(system: str, transcript: Sequence[Message]) -> list[dict[
 
 
 @shared_cache
-def _shared_client(key: str, base_url: str | None, timeout: float) -> Any:
+def _shared_client(key: str, base_url: str, timeout: float) -> Any:
     """One SDK client (and connection pool) per endpoint and key, shared by every episode:
     building one costs a TLS context, and the SDK clients are thread-safe. The key only
-    lives in memory here."""
+    lives in memory here. Its network layer honours the attempt deadline."""
     import openai  # 1 s: imported only when a request really goes out
 
-    return openai.OpenAI(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+    from sscbench.agents.providers.transport import deadline_http_client
+
+    return openai.OpenAI(
+        api_key=key,
+        base_url=base_url,
+        timeout=timeout,
+        max_retries=0,
+        http_client=deadline_http_client(openai),
+    )
 
 
 class OpenAIChatBackend:
@@ -73,14 +84,15 @@ class OpenAIChatBackend:
 
     ``compatible`` servers get ``max_tokens`` (widely implemented) instead of OpenAI's
     ``max_completion_tokens`` (required by its reasoning models), and a placeholder key
-    when ``api_key_env`` is unset.
+    when ``api_key_env`` is unset. ``endpoint`` is the API root actually used (the
+    ``OPENAI_BASE_URL`` fallback resolved here, not inside the SDK).
     """
 
     def __init__(self, config: ProviderConfig, *, compatible: bool = False) -> None:
         self.config = config
         self.compatible = compatible
         self.provider = "openai-compatible" if compatible else "openai"
-        self.endpoint = config.base_url or "https://api.openai.com/v1"
+        self.endpoint = resolved_base_url("openai", config.base_url)
         self._key_env = config.api_key_env or (None if compatible else "OPENAI_API_KEY")
         self._key: str | None = None
         self._client: Any = None
@@ -115,9 +127,7 @@ class OpenAIChatBackend:
         if self._client is None:
             if self._key_env is not None:
                 self._key = read_api_key(self._key_env)
-            self._client = _shared_client(
-                self._key or NO_KEY, self.config.base_url, self.config.timeout
-            )
+            self._client = _shared_client(self._key or NO_KEY, self.endpoint, self.config.timeout)
         return self._client
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,10 +140,12 @@ class OpenAIChatBackend:
         from openai.types.chat import ChatCompletion
 
         body = {**request["params"], **(request["extra_body"] or {})}
-        response = self._sdk().post("/chat/completions", body=body, cast_to=ChatCompletion)
-
-        raw: dict[str, Any] = response.model_dump(mode="json", exclude_none=True)
-        return raw
+        client = self._sdk()
+        try:
+            response = client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+        except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON
+            raise unreadable(exc.doc) from None
+        return response_json(response)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """First choice's text and function calls, plus token usage."""

@@ -2,7 +2,8 @@
 
 Retried: HTTP 408, 409, 429 and 5xx (including Anthropic's 529 "overloaded"), timeouts
 and connection errors — the same classes the official SDKs retry, whose own retries are
-turned off (``max_retries=0``) so that every attempt is visible and recorded here.
+turned off (``max_retries=0``) so that every attempt is visible and recorded here — and a
+success status whose body is not JSON (a proxy's error page: as transient as a 502).
 Waits are "full jitter" exponential backoff, raised to the server's ``Retry-After`` when
 it asks for longer, capped at ``retry_max_wait``.
 """
@@ -15,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tenacity import RetryCallState
+
+from sscbench.agents.providers.errors import UnreadableResponse
 
 TRANSIENT_STATUS = frozenset({408, 409, 429})
 
@@ -81,10 +84,12 @@ class Backoff:
 def classify_sdk_error(exc: BaseException, sdk: str) -> Failure | None:
     """Classify an error of the ``openai`` or ``anthropic`` SDK (they share error classes).
 
-    HTTP errors by status (429, 5xx and Anthropic's 529 are transient), connection errors and
-    timeouts as transient, other SDK errors as permanent; ``None`` for anything else, and
-    without importing an SDK that was never used.
+    HTTP errors by status (429, 5xx and Anthropic's 529 are transient); connection errors,
+    timeouts and unreadable bodies as transient; other SDK errors as permanent; ``None`` for
+    anything else, without importing an SDK that was never used.
     """
+    if isinstance(exc, UnreadableResponse):
+        return Failure(transient=True, http_status=exc.http_status)
     module = sys.modules.get(sdk)
     if module is None:
         return None  # the SDK was never used, so this cannot be one of its errors

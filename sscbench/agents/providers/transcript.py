@@ -31,7 +31,8 @@ class Message:
     """One conversation message in provider-neutral form.
 
     ``calls`` are the tool calls of an assistant turn, ``call_id`` the call a tool result
-    answers, ``reasoning`` provider blocks to send back with an assistant turn.
+    answers (``error``: τ² reported it as failed), ``reasoning`` provider blocks to send
+    back with an assistant turn.
     """
 
     role: Role
@@ -40,6 +41,7 @@ class Message:
     call_id: str | None = None
     turn: int | None = None
     reasoning: tuple[dict[str, Any], ...] = ()
+    error: bool = False
 
 
 def agent_transcript(history: Sequence[VisibleEvent]) -> list[Message]:
@@ -57,7 +59,7 @@ def agent_transcript(history: Sequence[VisibleEvent]) -> list[Message]:
             else:
                 out.append(Message("assistant", None, calls=(event,), turn=event.turn))
         elif isinstance(event, ToolObservation):
-            out.append(Message("tool", event.content, call_id=event.call_id))
+            out.append(Message("tool", event.content, call_id=event.call_id, error=event.error))
     return out
 
 

@@ -1,5 +1,10 @@
 """A loopback HTTP server speaking the OpenAI chat-completions and Anthropic messages wire
-formats with scripted replies, so the real SDKs are exercised end to end, offline."""
+formats with scripted replies, so the real SDKs are exercised end to end, offline.
+
+It also misbehaves on request, the way real endpoints and proxies do: a 200 whose body is
+not JSON (``raw``), a response dripped one byte at a time (``drip``), tool calls sharing an
+id (plain replies), and a model echoing the API key it was sent (``KEY_PLACEHOLDER``).
+"""
 
 from __future__ import annotations
 
@@ -21,6 +26,8 @@ from sscbench.runs.events import AgentMessage, UserMessage, VisibleEvent
 
 SECRET = "sk-test-SECRET123"
 KEY_ENV = "SSCBENCH_TEST_PROVIDER_KEY"
+KEY_PLACEHOLDER = "{{ECHO_KEY}}"
+"""Replaced in a reply body by the key the request carried (a model leaking its key)."""
 
 
 @dataclass
@@ -31,6 +38,18 @@ class Reply:
     body: dict[str, Any] | None = None
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    raw: bytes | None = None
+    """Sent verbatim instead of ``body`` (e.g. an HTML error page with status 200)."""
+    content_type: str = "application/json"
+    drip: float = 0.0
+    """Seconds between single bytes of the whole response, status line included."""
+
+    def payload(self, key: str | None) -> bytes:
+        """The body bytes, with the request's key spliced in where the reply asks for it."""
+        if self.raw is not None:
+            return self.raw
+        text = json.dumps(self.body or {})
+        return text.replace(KEY_PLACEHOLDER, key or "").encode()
 
 
 @dataclass(frozen=True)
@@ -52,6 +71,7 @@ class FakeProvider:
         self.requests: list[Seen] = []
         self.queue: deque[Reply] = deque()
         self.responder: Responder | None = None
+        self.closing = threading.Event()
         self._lock = threading.Lock()
         fake = self
 
@@ -65,10 +85,13 @@ class FakeProvider:
                 reply = fake._next(self.path, dict(self.headers), body)
                 if reply.delay:
                     time.sleep(reply.delay)
-                data = json.dumps(reply.body or {}).encode()
+                data = reply.payload(_sent_key(dict(self.headers)))
+                if reply.drip:
+                    self._drip(reply, data)
+                    return
                 try:
                     self.send_response(reply.status)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", reply.content_type)
                     self.send_header("content-length", str(len(data)))
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
@@ -76,6 +99,21 @@ class FakeProvider:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client timed out and went away
+
+            def _drip(self, reply: Reply, data: bytes) -> None:
+                head = (
+                    f"HTTP/1.1 {reply.status} OK\r\ncontent-type: {reply.content_type}\r\n"
+                    f"content-length: {len(data)}\r\n\r\n"
+                ).encode()
+                try:
+                    for byte in head + data:
+                        if fake.closing.is_set():
+                            return
+                        self.wfile.write(bytes([byte]))
+                        time.sleep(reply.drip)
+                except OSError:
+                    pass  # the client gave up: what a deadline is for
+                self.close_connection = True
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
@@ -106,8 +144,17 @@ class FakeProvider:
         self.queue.extend(replies)
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+def _sent_key(headers: dict[str, str]) -> str | None:
+    lower = {k.lower(): v for k, v in headers.items()}
+    if "x-api-key" in lower:
+        return lower["x-api-key"]
+    auth = lower.get("authorization", "")
+    return auth.removeprefix("Bearer ") if auth else None
 
 
 def openai_reply(
@@ -223,4 +270,5 @@ def kit() -> types.SimpleNamespace:
         opening=opening,
         SECRET=SECRET,
         KEY_ENV=KEY_ENV,
+        KEY_PLACEHOLDER=KEY_PLACEHOLDER,
     )

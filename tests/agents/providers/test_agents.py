@@ -93,6 +93,7 @@ def test_anthropic_request_carries_tau2_scaffold(fake: Any, key: str, kit: Any) 
     body = seen.body
     assert body["system"] == agent_system_prompt(load_domain("airline").policy)
     assert body["messages"] == [
+        {"role": "user", "content": [{"type": "text", "text": "."}]},  # opens with the user
         {
             "role": "assistant",
             "content": [{"type": "text", "text": "Hi! How can I help you today?"}],
@@ -259,7 +260,7 @@ def test_anthropic_thinking_blocks_go_back_with_their_tool_use(
     ]
     assert turn.tool_calls[0].id == "tu_1"
     agent.next_turn(history)
-    assistant = fake.requests[1].body["messages"][2]
+    assistant = fake.requests[1].body["messages"][3]  # after ".", greeting, user
     assert assistant["content"][0] == {"type": "thinking", "thinking": "hmm", "signature": "sig-1"}
     assert assistant["content"][1]["type"] == "tool_use"
 

@@ -7,6 +7,7 @@ import json
 from sscbench.agents.base import GREETING
 from sscbench.agents.providers.anthropic_messages import (
     EMPTY_TEXT_PLACEHOLDER,
+    OPENING_USER_TURN,
     to_anthropic_messages,
     to_anthropic_tools,
 )
@@ -99,6 +100,10 @@ def test_openai_messages_follow_tau2s_litellm_rendering() -> None:
 
 def test_anthropic_messages_use_blocks_and_merge_consecutive_tool_results() -> None:
     messages = to_anthropic_messages(agent_transcript(HISTORY))
+    # the API wants a user turn first: a neutral one precedes τ²'s greeting
+    assert messages[0] == {"role": "user", "content": [{"type": "text", "text": "."}]}
+    assert OPENING_USER_TURN == "."
+    messages = messages[1:]
     assert [m["role"] for m in messages] == [
         "assistant",
         "user",
@@ -121,7 +126,12 @@ def test_anthropic_messages_use_blocks_and_merge_consecutive_tool_results() -> N
     ]
     assert messages[3]["content"] == [
         {"type": "tool_result", "tool_use_id": "c1", "content": '{"status": "active"}'},
-        {"type": "tool_result", "tool_use_id": "c2", "content": "Error: bad JSON"},
+        {
+            "type": "tool_result",
+            "tool_use_id": "c2",
+            "content": "Error: bad JSON",
+            "is_error": True,  # τ²'s error flag, as the API expects it
+        },
     ]
     assert messages[6]["content"] == [
         {"type": "tool_use", "id": "c3", "name": "cancel_reservation", "input": ARGS}
@@ -134,9 +144,14 @@ def test_anthropic_empty_text_is_dropped_or_replaced_like_litellm() -> None:
         UserMessage(step=1, turn=1, content=""),
         AgentMessage(step=2, turn=2, content=""),
     ]
-    messages = to_anthropic_messages(agent_transcript(history))
+    messages = to_anthropic_messages(agent_transcript(history))[1:]  # after the opening turn
     assert messages[1]["content"] == [{"type": "text", "text": EMPTY_TEXT_PLACEHOLDER}]
     assert messages[2]["content"] == [{"type": "text", "text": EMPTY_TEXT_PLACEHOLDER}]
+
+
+def test_anthropic_user_simulator_view_needs_no_opening_turn() -> None:
+    flipped = to_anthropic_messages(user_transcript(HISTORY))
+    assert flipped[0] == {"role": "user", "content": [{"type": "text", "text": GREETING}]}
 
 
 def test_anthropic_tools_carry_tau2_schemas() -> None:
