@@ -31,11 +31,19 @@ def register(sub: Any) -> None:
         "--max-depth", type=int, default=SearchLimits.max_depth, help="witness search depth"
     )
     p.add_argument("--max-branching", type=int, default=SearchLimits.max_branching)
+    p.add_argument(
+        "--semantic-review",
+        type=Path,
+        metavar="VERDICTS",
+        help="the final semantic review's verdicts (see `sscbench cases`): cases it decides "
+        "to replace are replaced by the next candidates in the same frozen order",
+    )
     p.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Build and print per-operator screening counts and times."""
+    from sscbench.cases.semantic_review import review_outcome
     from sscbench.witnesses.build import build_case_set  # heavy: operators and τ²
 
     console = Console(stderr=True, soft_wrap=True, width=120)
@@ -49,6 +57,8 @@ def handle(args: argparse.Namespace) -> int:
         "controls",
         "invalid",
         "no witness",
+        "replaced",
+        "filled at rank",
         "not reached",
         "seconds",
     ):
@@ -68,15 +78,18 @@ def handle(args: argparse.Namespace) -> int:
                     "controls",
                     "invalid",
                     "no_witness",
-                    "not_reached",
                 )
             ),
+            str(counts.get("replaced", "–")),
+            str(counts.get("filled_at_rank", "–")),
+            str(counts["not_reached"]),
             f"{now - started[0]:.2f}",
         )
         started[0] = now
         console.print(f"screened {name}")
 
     operators = [o.strip() for o in args.operators.split(",")] if args.operators else None
+    review = review_outcome(args.semantic_review) if args.semantic_review else None
     manifest = build_case_set(
         args.out,
         per_operator=args.per_operator,
@@ -85,10 +98,18 @@ def handle(args: argparse.Namespace) -> int:
         seed=args.seed,
         limits=SearchLimits(max_depth=args.max_depth, max_branching=args.max_branching),
         on_operator=report,
+        review=review,
     )
     console.print(table)
     controls = sum(c.control for c in manifest.cases)
     console.print(
         f"{len(manifest.cases)} cases ({controls} target-value controls) written to {args.out}"
     )
+    if manifest.semantic_review is not None:
+        r = manifest.semantic_review
+        open_ = len(r["pending"]) + len(r["unreviewed"])
+        console.print(
+            f"semantic review: {len(r['replaced'])} replaced, {r['kept']} kept, {open_} still to "
+            f"review (`sscbench cases sheet --cases {args.out} --unreviewed`)"
+        )
     return 0

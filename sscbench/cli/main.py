@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from sscbench import __version__
 from sscbench.cli import build as build_cmd
+from sscbench.cli import cases as cases_cmd
 from sscbench.cli import demo as demo_cmd
 from sscbench.cli import importer as import_cmd
 from sscbench.cli import operators as operators_cmd
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
         show_cmd,
         operators_cmd,
         build_cmd,
+        cases_cmd,
         witness_cmd,
         import_cmd,
         reconstruct_cmd,

@@ -11,13 +11,19 @@ value is the one the task asks for). They are screened in the same order and cou
 the operator's ``N``: ``controls`` of the ``N`` places are kept for them and the rest for
 ordinary candidates, so an operator with control candidates includes ``N − controls``
 ordinary cases and up to ``controls`` controls (kept for arrival, not for primary adoption).
+
+The final semantic review (:mod:`sscbench.cases.semantic_review`) feeds back here: a case
+the review decided to replace gets the fate ``replaced`` at its turn, and the walk goes on
+in the same frozen order until the quota is filled again. The rank at which each operator's
+sample was filled is recorded beside the replacements, as the paper reports them.
 """
 
 from __future__ import annotations
 
 import re
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,7 +47,7 @@ from sscbench.witnesses.caseset import (
 from sscbench.witnesses.record import DEFAULT_LIMITS, SearchLimits, SearchStats, Witness
 from sscbench.witnesses.search import search_witness
 
-Fate = Literal["included", "control", "invalid", "no_witness", "not_reached"]
+Fate = Literal["included", "control", "invalid", "no_witness", "replaced", "not_reached"]
 
 
 class ScreeningEntry(BaseModel):
@@ -79,7 +85,12 @@ def round_robin(items: Iterable[Any], cluster_of: Callable[[Any], str]) -> list[
 
 
 def _screen_operator(
-    name: str, per_operator: int, controls: int, seed: int, limits: SearchLimits
+    name: str,
+    per_operator: int,
+    controls: int,
+    seed: int,
+    limits: SearchLimits,
+    replace: Mapping[str, str] | None = None,
 ) -> tuple[list[tuple[FaultContract, Witness]], list[ScreeningEntry], dict[str, int]]:
     op = get_operator(name)
     outcomes: list[FaultContract | Rejection] = []
@@ -104,6 +115,8 @@ def _screen_operator(
         "no_witness": 0,
         "not_reached": 0,
     }
+    if replace is not None:
+        counts.update(replaced=0, filled_at_rank=0)
     taken = {True: 0, False: 0}
     for order, outcome in enumerate(ordered):
         cid = ident[id(outcome)]
@@ -153,7 +166,13 @@ def _screen_operator(
             )
             counts["no_witness"] += 1
             continue
+        if replace is not None and cid in replace:
+            log.append(ScreeningEntry(**base, order=order, fate="replaced", reason=replace[cid]))
+            counts["replaced"] += 1
+            continue
         included.append((outcome, found))
+        if replace is not None:
+            counts["filled_at_rank"] = order + 1
         taken[kind] += 1
         counts["controls" if kind else "included"] += 1
         log.append(
@@ -165,6 +184,42 @@ def _screen_operator(
             )
         )
     return included, log, counts
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    """The final semantic review as the build needs it: each reviewed case's status
+    (``keep`` / ``replace`` / ``pending``) and, for replacements, why."""
+
+    source_sha256: str
+    status: Mapping[str, str]
+    reasons: Mapping[str, str]
+
+    @property
+    def replace(self) -> dict[str, str]:
+        """Case id → reason, for the cases to replace."""
+        return {c: self.reasons[c] for c, s in self.status.items() if s == "replace"}
+
+    def summary(self, entries: Iterable[CaseEntry]) -> dict[str, Any]:
+        """The manifest's record: what was replaced, and which included cases are still
+        pending or were never reviewed (they need another round before the set is final)."""
+        ids = [e.case_id for e in entries]
+        return {
+            "verdicts_sha256": self.source_sha256,
+            "replaced": sorted(self.replace),
+            "kept": sum(self.status.get(i) == "keep" for i in ids),
+            "pending": [i for i in ids if self.status.get(i) == "pending"],
+            "unreviewed": [i for i in ids if i not in self.status],
+        }
+
+
+def manifest_json(manifest: Manifest) -> dict[str, Any]:
+    """The manifest as written: without a ``semantic_review`` key when there was none, so a
+    build without a review stays byte-identical to the sets built before reviews existed."""
+    data = manifest.model_dump(mode="json")
+    if data.get("semantic_review") is None:
+        data.pop("semantic_review", None)
+    return data
 
 
 def _data_hashes() -> dict[str, dict[str, str]]:
@@ -194,8 +249,13 @@ def build_case_set(
     name: str = "sscbench-default",
     version: str = "2.0.0",
     on_operator: Callable[[str, dict[str, int]], None] | None = None,
+    review: ReviewOutcome | None = None,
 ) -> Manifest:
-    """Screen, sample and write a case set to ``out`` (which must be empty or absent)."""
+    """Screen, sample and write a case set to ``out`` (which must be empty or absent).
+
+    With a ``review`` outcome, cases the final semantic review decided to replace are
+    replaced in frozen order, and the manifest records the review and what is still open.
+    """
     from sscbench import __version__
 
     names = operators or operator_names()
@@ -208,16 +268,26 @@ def build_case_set(
         raise ConfigError("--per-operator must be at least 1 and --controls at least 0")
     if out.exists() and any(out.iterdir()):
         raise ConfigError(f"{out} is not empty; a case set is written into a fresh directory")
+    replace = None if review is None else review.replace
     chosen: list[tuple[FaultContract, Witness]] = []
     screening: list[ScreeningEntry] = []
     counts: dict[str, dict[str, int]] = {}
     for op_name in names:
-        included, log, op_counts = _screen_operator(op_name, per_operator, controls, seed, limits)
+        included, log, op_counts = _screen_operator(
+            op_name, per_operator, controls, seed, limits, replace
+        )
         chosen.extend(included)
         screening.extend(log)
         counts[op_name] = op_counts
         if on_operator is not None:
             on_operator(op_name, op_counts)
+    if review is not None:
+        unknown = sorted(set(review.status) - {e.candidate_id for e in screening})
+        if unknown:
+            raise ConfigError(
+                f"the semantic review names {len(unknown)} case(s) that are not candidates of "
+                f"this build, e.g. {unknown[0]!r}: check the case ids and --operators"
+            )
     out.mkdir(parents=True, exist_ok=True)
     (out / "cases").mkdir()
     entries = []
@@ -269,6 +339,7 @@ def build_case_set(
         },
         counts=counts,
         cases=tuple(entries),
+        semantic_review=None if review is None else review.summary(entries),
     )
-    (out / MANIFEST).write_text(dump_json(manifest.model_dump(mode="json")), encoding="utf-8")
+    (out / MANIFEST).write_text(dump_json(manifest_json(manifest)), encoding="utf-8")
     return manifest

@@ -64,6 +64,8 @@ class Manifest(BaseModel):
     sampling: dict[str, Any]
     counts: dict[str, dict[str, int]]
     cases: tuple[CaseEntry, ...]
+    semantic_review: dict[str, Any] | None = None
+    """The final semantic review the set was built with (absent: none)."""
 
 
 @dataclass(frozen=True)
