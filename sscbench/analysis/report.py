@@ -36,6 +36,7 @@ from sscbench.analysis.tables import (
     table_rows,
     write_tables,
 )
+from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import VIEWER_CSS, load_ledgers, render_viewer
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import Ledger
@@ -455,9 +456,11 @@ def render_report(
     viewer_html: str | None,
     problems: Sequence[str] = (),
     models: dict[str, str] | None = None,
+    validation: str | None = None,
 ) -> str:
     """The report page. ``viewer_html`` is embedded when given, otherwise linked;
-    ``models`` names each configuration's model and decoding (from its ledgers)."""
+    ``models`` names each configuration's model and decoding (from its ledgers);
+    ``validation`` is the rendered validation section (Tables II, III(b), V)."""
     toc = [
         ("summary", "Summary"),
         ("funnel", "Funnel"),
@@ -467,6 +470,7 @@ def render_report(
         ("reformulation", "Reformulations"),
         ("stance", "Y_end"),
         ("noise", "Noise floor"),
+        ("validation", "Validation"),
         ("methods", "Methods"),
         ("files", "Files"),
         ("trajectories", "Trajectories"),
@@ -527,6 +531,10 @@ def render_report(
             '<section id="paired"><h2>Paired interface checks</h2>'
             f"{html_table(result, 'paired')}</section>"
         )
+    parts.append(
+        '<section id="validation"><h2>Measurement validation</h2>'
+        f"{NOT_VALIDATED if validation is None else validation}</section>"
+    )
     parts.append(f'<section id="methods"><h2>Methods</h2>{METHODS}</section>')
     listed = [files.json, *files.csv.values(), *files.latex.values(), *figure_paths.values()]
     file_items = "".join(f'<li><a href="{escape(p)}">{escape(p)}</a></li>' for p in listed)
@@ -625,6 +633,7 @@ def write_report(
         viewer_html if viewer == "embed" else None,
         problems,
         models,
+        validation_section(run_root),
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

@@ -21,7 +21,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from sscbench.cli.reconstruct import LABELS_FILE
 
+EVAL_DIR = "oracle_eval"
+
 if TYPE_CHECKING:
+    from sscbench.oracles.validation import TruthValidation
     from sscbench.runs.runner import EpisodeOutcome
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
@@ -43,6 +46,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
+    from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
     from sscbench.runs.cases import control_tasks, run_cases, run_clean_controls
@@ -80,7 +84,8 @@ def handle(args: argparse.Namespace) -> int:
         for label in labels:
             fh.write(label.model_dump_json() + "\n")
     out = Console(soft_wrap=True, width=140)
-    with console.status("analysing and writing the report"):
+    with console.status("validating against the scripted truth, analysing, writing the report"):
+        validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
         result = analyze(labels, case_set)
         files = write_report(result, labels, args.out, args.out / "report")
     out.print(
@@ -93,24 +98,22 @@ def handle(args: argparse.Namespace) -> int:
     agreement, runs = validate_dir(args.out, labels)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
-    validation = _truth_tables(out, args.out, clean_dir, labels)
+    _truth_tables(out, validation)
     out.print(
         f"{total} runs ({failed} harness errors; {len(controls)} clean controls under "
         f"{clean_dir}) in {time.perf_counter() - started:.1f} s; ledgers under {args.out}, "
         f"labels in {args.out / LABELS_FILE}"
     )
-    out.print(f"report: {files.report_path}; oracle verdicts and scores: {validation}")
+    out.print(f"report: {files.report_path}; oracle verdicts and scores: {args.out / EVAL_DIR}")
     return 1 if failed or agreement.mismatches else 0
 
 
-def _truth_tables(out: Console, rundir: Path, clean_dir: Path, labels: list[Any]) -> Path:
-    """Tables III(b), II and V against the scripted truth; returns where scores went."""
+def _truth_tables(out: Console, result: TruthValidation) -> None:
+    """Print Tables III(b), II and V against the scripted truth."""
     from sscbench.oracles.base import oracle_setting
     from sscbench.oracles.evaluate import per_operator_table, score_table, settings_table
-    from sscbench.oracles.validation import comparison_table, validate_against_truth
+    from sscbench.oracles.validation import comparison_table
 
-    target = rundir / "oracle_eval"
-    result = validate_against_truth(rundir, [clean_dir], labels, target)
     stand_in = "scripted ground truth standing in for the adjudicated reference"
     out.print(comparison_table(result.comparison, f"automatic labels vs {stand_in} (Table III(b))"))
     names = [r.name for r in result.results] + result.not_run
@@ -127,4 +130,3 @@ def _truth_tables(out: Console, rundir: Path, clean_dir: Path, labels: list[Any]
     out.print(
         per_operator_table(result.results, "adoption F1 / exact T_U, per operator (Table V(c))")
     )
-    return target

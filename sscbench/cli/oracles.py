@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
+
+if TYPE_CHECKING:
+    from sscbench.reconstruct.labels import RunLabels
 
 
 def register(sub: Any) -> None:
@@ -75,6 +78,15 @@ def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
     return params
 
 
+def _labels(rundir: Path) -> list[RunLabels]:
+    """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
+    from sscbench.analysis.population import read_labels
+    from sscbench.reconstruct.label import label_dir
+
+    path = rundir / "labels.jsonl"
+    return read_labels(path) if path.is_file() else label_dir(rundir)
+
+
 def handle_evaluate(args: argparse.Namespace) -> int:
     """Build the scored set, run each oracle, print the stratified table, write results."""
     from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names, oracle_setting
@@ -88,6 +100,14 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         write_results,
     )
     from sscbench.oracles.llm_call import LLMOracle
+    from sscbench.oracles.validation import (
+        COMPARISON_FILE,
+        comparison_record,
+        comparison_table,
+        review_comparison,
+        truth_references,
+    )
+    from sscbench.review.compare import compare_with_reference
 
     out: Path = args.out or args.rundir / "oracle_eval"
     console = Console(soft_wrap=True, width=180)
@@ -106,6 +126,15 @@ def handle_evaluate(args: argparse.Namespace) -> int:
                 else " (no packet has an accepted label yet: see `sscbench review agree`)"
             )
         )
+    labels = {x.run_id: x for x in _labels(args.rundir)}
+    if kind == "truth":
+        comparison = compare_with_reference(truth_references(args.rundir, labels), labels)
+    else:
+        comparison = review_comparison(Path(args.reference), labels)
+    record = comparison_record(kind, comparison)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    console.print(comparison_table(record, f"automatic labels vs {kind} reference (Table III(b))"))
     names = args.oracle or oracle_names()
     judge_params = _judge_params(args.judge_param, out)
     results: list[OracleResult] = []

@@ -18,7 +18,15 @@ from rich.table import Table
 from sscbench.errors import ConfigError
 from sscbench.oracles.base import UNDECLARED, Oracle, OracleSetting, Verdict
 from sscbench.oracles.dataset import Item
-from sscbench.oracles.metrics import Ratio, Score, stratified
+from sscbench.oracles.metrics import (
+    OracleScores,
+    Ratio,
+    Score,
+    ScoresFile,
+    stratified,
+)
+
+SCORES_FILE = "scores.json"
 
 
 @dataclass
@@ -181,13 +189,14 @@ def write_results(out: Path, items: Sequence[Item], results: Sequence[OracleResu
                     **verdict.model_dump(mode="json"),
                 }
                 fh.write(json.dumps(record, separators=(",", ":")) + "\n")
-    scores = {
-        r.name: {"setting": r.setting.model_dump(mode="json"), "skipped": r.skipped}
-        if r.skipped is not None
-        else {
-            "setting": r.setting.model_dump(mode="json"),
-            **{stratum: s.as_dict() for stratum, s in r.scores},
+    scores = ScoresFile(
+        oracles={
+            r.name: OracleScores(
+                setting=r.setting,
+                skipped=r.skipped,
+                strata={stratum: s.record() for stratum, s in r.scores},
+            )
+            for r in results
         }
-        for r in results
-    }
-    (out / "scores.json").write_text(json.dumps(scores, indent=1) + "\n", encoding="utf-8")
+    )
+    (out / SCORES_FILE).write_text(scores.model_dump_json(indent=1) + "\n", encoding="utf-8")

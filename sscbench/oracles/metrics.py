@@ -26,7 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
-from sscbench.oracles.base import Verdict
+from pydantic import BaseModel, ConfigDict
+
+from sscbench.oracles.base import OracleSetting, Verdict
 from sscbench.oracles.dataset import ARRIVAL_STRATA, Item
 
 BUILTIN_OPERATORS = ("return_date", "pay_source", "item_option", "write_effect")
@@ -153,17 +155,64 @@ class Score:
         """``T_U`` within ±1 step."""
         return Ratio(self.counts.within_one, self.counts.localisable)
 
-    def as_dict(self) -> dict[str, object]:
-        """JSON-ready: raw counts plus every metric."""
-        out: dict[str, object] = {f.name: getattr(self.counts, f.name) for f in fields(Counts)}
+    def record(self) -> StratumScore:
+        """As saved in ``scores.json``: raw counts plus every metric."""
+        values: dict[str, object] = {f.name: getattr(self.counts, f.name) for f in fields(Counts)}
         for name in ("precision", "recall", "fpr_clean", "fpr_non_adopted", "coverage"):
             ratio: Ratio = getattr(self, name)
-            out[name] = ratio.value
-        out["f1"] = self.f1
-        out["step_only"] = self.step_only
-        out["t_u_exact"] = self.t_u_exact.value
-        out["t_u_within_one"] = self.t_u_within_one.value
-        return out
+            values[name] = ratio.value
+        values["f1"] = self.f1
+        values["step_only"] = self.step_only
+        values["t_u_exact"] = self.t_u_exact.value
+        values["t_u_within_one"] = self.t_u_within_one.value
+        return StratumScore.model_validate(values)
+
+
+class StratumScore(BaseModel):
+    """One oracle on one stratum, as saved: every count, every metric (None = undefined)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scored: int
+    excluded: int
+    positives: int
+    negatives_faulted: int
+    clean: int
+    answered: int
+    tp: int
+    fp_faulted: int
+    fp_clean: int
+    localisable: int
+    exact: int
+    within_one: int
+    precision: float | None
+    recall: float | None
+    fpr_clean: float | None
+    fpr_non_adopted: float | None
+    coverage: float | None
+    f1: float | None
+    step_only: bool
+    t_u_exact: float | None
+    t_u_within_one: float | None
+
+
+class OracleScores(BaseModel):
+    """One oracle's entry in ``scores.json``: its setting, and its strata or why skipped."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    setting: OracleSetting
+    skipped: str | None = None
+    strata: dict[str, StratumScore] = {}
+
+
+class ScoresFile(BaseModel):
+    """``scores.json``: every evaluated oracle, in evaluation order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = 1
+    oracles: dict[str, OracleScores]
 
 
 def score(pairs: Iterable[tuple[Item, Verdict]], step_only: bool = False) -> Score:

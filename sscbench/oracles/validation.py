@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
 from sscbench.oracles.base import make_oracle, oracle_names, oracle_setting
@@ -34,13 +36,59 @@ from sscbench.review.labels import Mark
 
 SHOWN = ("Z_S", "A", "T_S status", "T_S step", "T_U status", "T_U step")
 """The compared quantities the truth stand-in can speak to (not ``T_E``)."""
+COMPARISON_FILE = "comparison.json"
+
+
+class Agreement(BaseModel):
+    """Agree / compared for one quantity."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agree: int
+    compared: int
+
+
+class ComparisonRecord(BaseModel):
+    """``comparison.json``: the automatic labels against a reference (Table III(b))."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    schema_version: int = 1
+    reference: Literal["truth", "review"]
+    quantities: dict[str, Agreement]
+    mismatches: list[tuple[str, str, str, str]]
+    """(packet or run id, quantity, automatic, reference), at most the first 200."""
+
+
+def comparison_record(kind: Literal["truth", "review"], comparison: Comparison) -> ComparisonRecord:
+    """The record of ``comparison``; the truth stand-in omits ``T_E`` (see the module doc)."""
+    shown = SHOWN if kind == "truth" else tuple(comparison.compared)
+    return ComparisonRecord(
+        reference=kind,
+        quantities={
+            q: Agreement(agree=comparison.agree[q], compared=comparison.compared[q]) for q in shown
+        },
+        mismatches=[m for m in comparison.mismatches if m[1] in shown][:200],
+    )
+
+
+def review_comparison(review_dir: Path, labels: Mapping[str, RunLabels]) -> Comparison:
+    """The automatic labels of the reviewed runs against the accepted human reference."""
+    from sscbench.review.export import read_key
+    from sscbench.review.report import agreement_report
+
+    key = read_key(review_dir)
+    by_packet = {
+        packet: labels[entry.run_id] for packet, entry in key.items() if entry.run_id in labels
+    }
+    return compare_with_reference(agreement_report(review_dir).references, by_packet)
 
 
 @dataclass
 class TruthValidation:
     """Both comparisons, with what they were computed on."""
 
-    comparison: Comparison
+    comparison: ComparisonRecord
     results: list[OracleResult]
     items: list[Item]
     not_run: list[str]
@@ -85,6 +133,9 @@ def validate_against_truth(
     verdicts and scores under ``out`` (as ``oracles evaluate`` does)."""
     by_id = {label.run_id: label for label in labels}
     comparison = compare_with_reference(truth_references(rundir, by_id), by_id)
+    out.mkdir(parents=True, exist_ok=True)
+    record = comparison_record("truth", comparison)
+    (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
     items, _ = build_items(rundir, "truth", clean_dirs, by_id)
     results, not_run = [], []
     for name in oracle_names():
@@ -94,17 +145,16 @@ def validate_against_truth(
             continue
         results.append(run_oracle(name, make_oracle(name), items, setting=setting))
     write_results(out, items, results)
-    return TruthValidation(comparison, results, items, not_run)
+    return TruthValidation(record, results, items, not_run)
 
 
-def comparison_table(comparison: Comparison, title: str) -> Table:
+def comparison_table(record: ComparisonRecord, title: str) -> Table:
     """Agreement per quantity (the paper's Table III(b) layout)."""
     table = Table(title=title)
     table.add_column("quantity")
     for column in ("agree", "compared", "agreement"):
         table.add_column(column, justify="right")
-    for quantity in SHOWN:
-        agree, compared = comparison.agree[quantity], comparison.compared[quantity]
-        share = f"{agree / compared:.1%}" if compared else "–"
-        table.add_row(quantity, str(agree), str(compared), share)
+    for quantity, a in record.quantities.items():
+        share = f"{a.agree / a.compared:.1%}" if a.compared else "–"
+        table.add_row(quantity, str(a.agree), str(a.compared), share)
     return table

@@ -30,9 +30,9 @@ def demo_labels(demo_dir: Path) -> list[RunLabels]:
 
 
 def test_demo_scores_the_offline_oracles_against_the_truth(demo_dir: Path) -> None:
-    scores = json.loads((demo_dir / "oracle_eval" / "scores.json").read_text())
+    scores = json.loads((demo_dir / "oracle_eval" / "scores.json").read_text())["oracles"]
     assert sorted(scores) == ["anomaly_detector", "db_invariants", "reconstructor"]
-    recon = scores["reconstructor"]["all"]
+    recon = scores["reconstructor"]["strata"]["all"]
     assert recon["f1"] == 1.0 and recon["t_u_exact"] == 1.0
     assert recon["clean"] > 0 and recon["fpr_clean"] == 0.0, "clean controls were scored"
     assert scores["db_invariants"]["setting"]["baseline"] == "B5"

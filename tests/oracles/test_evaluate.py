@@ -66,15 +66,15 @@ def test_truth_reference_table_with_clean_controls(
         assert f"skipped {name}: no API key" in printed
     for baseline in ("B1", "B2-L0", "B2-L1", "B3-native", "B3-SAA", "B4", "B5"):
         assert f" {baseline} " in printed, "the settings table (Table II) is printed"
-    scores = json.loads((out / "scores.json").read_text())
-    recon, inv = scores["reconstructor"], scores["db_invariants"]
+    scores = json.loads((out / "scores.json").read_text())["oracles"]
+    recon, inv = scores["reconstructor"]["strata"], scores["db_invariants"]["strata"]
     assert recon["all"]["f1"] == 1.0 and recon["all"]["fpr_clean"] == 0.0
     assert recon["all"]["clean"] > 0 and recon["all"]["positives"] > 0
     assert recon["arrival=after"]["scored"] == 0, "empty strata are kept"
     assert inv["all"]["fpr_clean"] == 0.0 and inv["all"]["fpr_non_adopted"] > 0.5
-    assert set(scores["llm_judge_l0"]) == {"setting", "skipped"}
+    assert scores["llm_judge_l0"]["strata"] == {} and scores["llm_judge_l0"]["skipped"]
     assert scores["attribution_all_at_once"]["setting"]["output"] == "step"
-    anomaly = scores["anomaly_detector"]
+    anomaly = scores["anomaly_detector"]["strata"]
     assert anomaly["all"]["scored"] == recon["all"]["scored"]
     verdicts = (out / "verdicts.jsonl").read_text().splitlines()
     assert len(verdicts) == 3 * (recon["all"]["scored"] + recon["all"]["excluded"])
@@ -137,15 +137,14 @@ def test_judges_through_the_provider_layer(
     assert code == 0
     printed = capsys.readouterr().out
     assert "llm_judge_l0" in printed and "skipped" not in printed
-    scores = json.loads((out / "scores.json").read_text())
-    assert scores["llm_judge_l1"]["all"]["tp"] == 0
-    assert scores["llm_judge_l1"]["all"]["coverage"] == 1.0
+    scores = json.loads((out / "scores.json").read_text())["oracles"]
+    l1 = scores["llm_judge_l1"]["strata"]
+    assert l1["all"]["tp"] == 0
+    assert l1["all"]["coverage"] == 1.0
     calls = [json.loads(x) for x in (out / "provider_calls.jsonl").read_text().splitlines()]
-    assert (
-        len(calls)
-        == 2 * scores["llm_judge_l1"]["all"]["scored"]
-        + 2 * scores["llm_judge_l1"]["all"]["excluded"]
-    ), "one recorded call per judged run"
+    assert len(calls) == 2 * l1["all"]["scored"] + 2 * l1["all"]["excluded"], (
+        "one recorded call per judged run"
+    )
     # Identical trajectories (same seed, same behaviour) are answered from the cache.
     assert sum(not c["cache_hit"] for c in calls) == len(fake.requests) > 0
     for path in out.rglob("*"):
@@ -187,5 +186,5 @@ def test_a_registered_oracle_is_scored_like_the_built_ins(
         )
         == 0
     )
-    s = json.loads((out / "scores.json").read_text())[plugin]["all"]
+    s = json.loads((out / "scores.json").read_text())["oracles"][plugin]["strata"]["all"]
     assert s["recall"] == 1.0 and s["fpr_non_adopted"] == 1.0 and s["coverage"] == 1.0

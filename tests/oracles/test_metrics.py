@@ -8,7 +8,7 @@ import pytest
 
 from sscbench.oracles.base import Trajectory, Verdict
 from sscbench.oracles.dataset import Item, Reference
-from sscbench.oracles.metrics import score, stratified
+from sscbench.oracles.metrics import StratumScore, score, stratified
 
 
 def item(n: int, adopted: bool | None, t_u: int | None, z_s: str, op: str = "return_date") -> Item:
@@ -74,9 +74,10 @@ def test_strata_by_operator_and_arrival_keep_empty_ones() -> None:
     assert rows["operator=write_effect"].t_u_exact.value == 0.0
 
 
-def test_as_dict_is_json_ready() -> None:
-    d = score(TOY).as_dict()
-    assert d["tp"] == 2 and d["precision"] == 0.5 and d["coverage"] == pytest.approx(7 / 9)
+def test_the_saved_record_keeps_counts_and_metrics() -> None:
+    d = score(TOY).record()
+    assert d.tp == 2 and d.precision == 0.5 and d.coverage == pytest.approx(7 / 9)
+    assert StratumScore.model_validate_json(d.model_dump_json()) == d
 
 
 def test_a_step_only_oracle_has_no_adoption_metrics() -> None:

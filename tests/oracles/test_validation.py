@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sscbench.oracles.validation import SHOWN, truth_references, validate_against_truth
+from sscbench.oracles.validation import (
+    COMPARISON_FILE,
+    SHOWN,
+    ComparisonRecord,
+    truth_references,
+    validate_against_truth,
+)
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.validate import validate_dir
 from sscbench.review.compare import compare_with_reference
@@ -15,18 +21,20 @@ def test_comparison_matches_the_ground_truth_validation(oracle_runs: Path, tmp_p
     labels = label_dir(faulted)
     result = validate_against_truth(faulted, [oracle_runs / "clean"], labels, tmp_path / "eval")
     agreement, _ = validate_dir(faulted, labels)
-    c = result.comparison
+    q = result.comparison.quantities
+    assert list(q) == list(SHOWN), "no T_E row against the truth stand-in"
     # Status on every triggered run; adoption on every run whose truth decides it.
-    assert c.compared["T_U status"] == c.compared["T_S status"] == agreement.compared["t_u"]
-    assert c.compared["A"] == agreement.compared["adopted"]
-    assert c.agree["A"] == agreement.agree["adopted"]
+    assert q["T_U status"].compared == q["T_S status"].compared == agreement.compared["t_u"]
+    assert q["A"].compared == agreement.compared["adopted"]
+    assert q["A"].agree == agreement.agree["adopted"]
     # The reconstruction agrees with the scripted truth on these runs (as validate_dir
     # shows), so every shown quantity agrees in full.
     assert not agreement.mismatches
     for quantity in SHOWN:
-        assert c.agree[quantity] == c.compared[quantity] > 0, quantity
+        assert q[quantity].agree == q[quantity].compared > 0, quantity
+    assert result.comparison.mismatches == []
     located = sum(1 for x in labels if x.t_u.status == "found")
-    assert c.compared["T_U step"] <= located
+    assert q["T_U step"].compared <= located
     assert [r.name for r in result.results] == [
         "anomaly_detector",
         "db_invariants",
@@ -34,6 +42,8 @@ def test_comparison_matches_the_ground_truth_validation(oracle_runs: Path, tmp_p
     ]
     assert "llm_judge_l1" in result.not_run and "attribution_all_at_once" in result.not_run
     assert (tmp_path / "eval" / "scores.json").is_file()
+    saved = ComparisonRecord.model_validate_json((tmp_path / "eval" / COMPARISON_FILE).read_text())
+    assert saved == result.comparison
 
 
 def test_a_wrong_automatic_label_is_a_disagreement(oracle_runs: Path) -> None:
