@@ -32,7 +32,7 @@ from sscbench.runs.events import (
     VisibleEvent,
 )
 from sscbench.runs.hidden import StateCheck
-from sscbench.runs.ledger import JsonlWriter
+from sscbench.runs.ledger import JsonlWriter, redact_secrets
 
 LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"
@@ -138,7 +138,7 @@ def run_episode(
             termination = "max_steps"
         except Exception:  # a harness or participant bug: recorded, never scored
             termination = "harness_error"
-            error = traceback.format_exc()
+            error = redact_secrets(traceback.format_exc())  # it is shown and copied on
         graded = None
         if termination != "harness_error":
             texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]

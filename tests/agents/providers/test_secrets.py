@@ -12,8 +12,8 @@ import pytest
 
 from sscbench.agents.providers import ProviderAgent, anthropic_agent, openai_agent
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import JsonlWriter, read_ledger
 from sscbench.runs.events import RunEnd
+from sscbench.runs.ledger import JsonlWriter, read_ledger
 from sscbench.users.simulator import simulator_user
 
 USER_ID = "daiki_muller_1116"
@@ -100,9 +100,7 @@ def test_an_echoed_key_is_written_nowhere(
     assert not [p for p, data in _files(runs, cache).items() if secret in data]
 
 
-def test_the_ledger_writer_redacts_whatever_reaches_it(
-    key: str, kit: Any, tmp_path: Path
-) -> None:
+def test_the_ledger_writer_redacts_whatever_reaches_it(key: str, kit: Any, tmp_path: Path) -> None:
     from sscbench.agents.providers.credentials import read_api_key
 
     read_api_key(key)  # registers the key, as the first request of a run does
@@ -122,3 +120,35 @@ def test_the_ledger_writer_redacts_whatever_reaches_it(
         )
     text = path.read_text(encoding="utf-8")
     assert kit.SECRET not in text and "Bearer [REDACTED]" in text
+
+
+class _LeakyAgent:
+    """An agent whose failure message carries the key (as an SDK error might)."""
+
+    def __init__(self, secret: str) -> None:
+        from sscbench.runs.events import ParticipantSpec
+
+        self.spec = ParticipantSpec(name="leaky")
+        self._secret = secret
+
+    def start(self, ctx: Any) -> None:
+        pass
+
+    def next_turn(self, history: Any) -> Any:
+        raise RuntimeError(f"request failed: Authorization: Bearer {self._secret}")
+
+
+def test_a_failure_message_with_the_key_is_redacted_where_it_is_returned(
+    key: str, kit: Any, tmp_path: Path
+) -> None:
+    from sscbench.agents.providers.credentials import read_api_key
+    from sscbench.users import make_user
+
+    read_api_key(key)
+    spec = EpisodeSpec(domain="airline", task_id="7")
+    end = run_episode(
+        spec, _LeakyAgent(kit.SECRET), make_user("scripted"), tmp_path / "r", run_id="r"
+    )
+    assert end.termination == "harness_error"
+    assert kit.SECRET not in (end.error or "") and "Bearer [REDACTED]" in (end.error or "")
+    assert not [p for p, data in _files(tmp_path).items() if kit.SECRET.encode() in data]

@@ -153,14 +153,13 @@ def test_ordinary_query_strings_pass(url: str) -> None:
     assert openai_compatible_agent(model="m", base_url=url).spec.params["base_url"] == url
 
 
-def test_the_command_line_refuses_a_key_in_base_url_with_one_line(
-    kit: Any, tmp_path: Path
-) -> None:
+def test_the_command_line_refuses_a_key_in_base_url_with_one_line(kit: Any, tmp_path: Path) -> None:
     url = f"http://127.0.0.1:9/v1?api_key={kit.SECRET}"
+    command = [sys.executable, "-m", "sscbench.cli.main", "run", "--domain", "airline"]
+    command += ["--tasks", "7", "--agent", "openai-compatible", "--agent-param", "model=m"]
+    command += ["--agent-param", f"base_url={url}", "--out", str(tmp_path / "out")]
     result = subprocess.run(
-        [sys.executable, "-m", "sscbench.cli.main", "run", "--domain", "airline", "--tasks", "7"]
-        + ["--agent", "openai-compatible", "--agent-param", "model=m"]
-        + ["--agent-param", f"base_url={url}", "--out", str(tmp_path / "out")],
+        command,
         capture_output=True,
         text=True,
         timeout=120,
