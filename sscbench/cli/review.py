@@ -9,11 +9,27 @@ from typing import Any
 from rich.console import Console
 
 from sscbench.errors import ConfigError
+from sscbench.review.access import DEFAULT_URL
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
+
+WILDCARD = {"0.0.0.0", "::", ""}
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(r.strip() for r in text.split(",") if r.strip())
+
+
+def _people(parser: Any) -> None:
+    parser.add_argument(
+        "--reviewers",
+        default=",".join(REVIEWERS),
+        help=f"first-round reviewers, comma-separated (default {','.join(REVIEWERS)})",
+    )
+    parser.add_argument("--adjudicator", default=ADJUDICATOR, help=f"default {ADJUDICATOR}")
 
 
 def register(sub: Any) -> None:
-    """Add ``review export``, ``review serve`` and ``review agree``."""
+    """Add ``review export``, ``review tokens``, ``review serve`` and ``review agree``."""
     p = sub.add_parser("review", help="human review: masked packets, annotation page, agreement")
     actions = p.add_subparsers(dest="review_command", required=True, metavar="ACTION")
 
@@ -27,7 +43,26 @@ def register(sub: Any) -> None:
         action="store_true",
         help="also sample target-value controls (not in the primary adoption analysis)",
     )
+    exp.add_argument(
+        "--calibration",
+        type=int,
+        default=5,
+        metavar="N",
+        help="calibration packets outside the sample, labelled first (default 5; 0: none)",
+    )
+    _people(exp)
+    exp.add_argument(
+        "--serve-url",
+        default=DEFAULT_URL,
+        help=f"address `review serve` will answer at, for the printed URLs (default {DEFAULT_URL})",
+    )
     exp.set_defaults(handler=handle_export)
+
+    tok = actions.add_parser("tokens", help="issue new reviewer tokens (old ones stop working)")
+    tok.add_argument("dir", type=Path, help="a review directory from `review export`")
+    _people(tok)
+    tok.add_argument("--serve-url", default=DEFAULT_URL, help=f"default {DEFAULT_URL}")
+    tok.set_defaults(handler=handle_tokens)
 
     srv = actions.add_parser("serve", help="start the local annotation page")
     srv.add_argument("dir", type=Path, help="a review directory from `review export`")
@@ -37,12 +72,7 @@ def register(sub: Any) -> None:
 
     agr = actions.add_parser("agree", help="κ, step agreement, reference, automatic vs reference")
     agr.add_argument("dir", type=Path, help="a review directory with reviewers' labels")
-    agr.add_argument(
-        "--reviewers",
-        default=",".join(REVIEWERS),
-        help=f"first-round reviewers, comma-separated (default {','.join(REVIEWERS)})",
-    )
-    agr.add_argument("--adjudicator", default=ADJUDICATOR, help=f"default {ADJUDICATOR}")
+    _people(agr)
     agr.add_argument("--mismatches", type=int, default=20, help="mismatches to list (default 20)")
     agr.set_defaults(handler=handle_agree)
 
@@ -52,15 +82,52 @@ def handle_export(args: argparse.Namespace) -> int:
     from sscbench.review.export import export_review
 
     result = export_review(
-        args.rundir, args.out, args.sample, args.seed, include_controls=args.include_controls
+        args.rundir,
+        args.out,
+        args.sample,
+        args.seed,
+        include_controls=args.include_controls,
+        calibration=args.calibration,
+        reviewers=_names(args.reviewers),
+        adjudicator=args.adjudicator,
+        serve_url=args.serve_url,
     )
-    console = Console(soft_wrap=True, width=140)
+    console = Console(soft_wrap=True, width=140, highlight=False)
     console.print(
-        f"{len(result.entries)} packets (of {result.eligible} reviewable runs) in "
-        f"{result.out / 'packets'}; key in {result.out / 'key.jsonl'} — keep it from reviewers"
+        f"{len(result.entries)} packets (of {result.eligible} reviewable runs) and "
+        f"{len(result.calibration)} calibration packets in {result.out / 'packets'}; "
+        f"key in {result.out / 'key.jsonl'} — keep it from reviewers"
     )
     if len(result.entries) < args.sample:
         console.print(f"[yellow]only {len(result.entries)} runs were eligible[/yellow]")
+    if len(result.calibration) < args.calibration:
+        console.print(
+            f"[yellow]only {len(result.calibration)} runs outside the sample were left "
+            "for calibration[/yellow]"
+        )
+    _print_urls(console, result.urls or {}, args.out)
+    return 0
+
+
+def _print_urls(console: Console, urls: dict[str, str], out: Path) -> None:
+    from sscbench.review.access import URLS_FILE
+
+    console.print("give each reviewer their own URL (it holds their secret token):")
+    for name, url in urls.items():
+        console.print(f"  {name}: {url}", markup=False)
+    console.print(f"(also in {out / URLS_FILE}, readable by you only)")
+
+
+def handle_tokens(args: argparse.Namespace) -> int:
+    """Replace every reviewer token of a review directory (labels are kept)."""
+    from sscbench.review.access import issue_tokens
+    from sscbench.review.report import packet_ids
+
+    packet_ids(args.dir)
+    urls = issue_tokens(args.dir, _names(args.reviewers), args.adjudicator, args.serve_url)
+    console = Console(soft_wrap=True, width=140, highlight=False)
+    _print_urls(console, urls, args.dir)
+    console.print("restart `review serve` for the new tokens to take effect")
     return 0
 
 
@@ -72,9 +139,21 @@ def handle_serve(args: argparse.Namespace) -> int:
     from sscbench.review.server import create_app
 
     root: Path = args.dir
+    if args.host in WILDCARD:
+        raise ConfigError(
+            f"--host {args.host!r} binds every interface and no Host header could match it; "
+            "give the one address reviewers will use (default 127.0.0.1)"
+        )
+    if not 0 < args.port < 65536:
+        raise ConfigError(f"--port {args.port} is not a TCP port (1–65535)")
     count = len(packet_ids(root))
-    print(f"serving {count} packets of {root} at http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    uvicorn.run(create_app(root), host=args.host, port=args.port, log_level="warning")
+    app = create_app(root, host=args.host, port=args.port)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(
+        f"serving {count} packets of {root} at http://{shown}:{args.port}/ (Ctrl-C stops); "
+        "reviewers open the URLs `review export` printed"
+    )
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
     return 0
 
 
@@ -82,7 +161,7 @@ def handle_agree(args: argparse.Namespace) -> int:
     """Print the agreement tables and write reference.jsonl."""
     from sscbench.review.report import agreement_report, report_tables, write_reference
 
-    reviewers = tuple(r.strip() for r in args.reviewers.split(",") if r.strip())
+    reviewers = _names(args.reviewers)
     if not reviewers:
         raise ConfigError("--reviewers needs at least one name")
     report = agreement_report(args.dir, reviewers, args.adjudicator)

@@ -6,25 +6,33 @@ Layout of a review directory::
     labels/<reviewer>.jsonl    append-only reviewer labels (written by the page)
     key.jsonl                  packet → run (coordinator only; never served)
     export.json                how the sample was drawn (coordinator only)
+    access.json                digests of the reviewers' tokens (mode 0600)
+    reviewer-urls.txt          each reviewer's URL with their token (mode 0600)
 
 The key is what makes the adjudicated reference comparable with the automatic labels
-afterwards; keeping it out of ``packets/`` is what keeps the review blind.
+afterwards; keeping it out of ``packets/`` is what keeps the review blind. Calibration
+packets (practice trajectories reviewers label first, as in the paper) are drawn from runs
+outside the sample and flagged in packet and key, so agreement can leave them out.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.review.access import DEFAULT_URL, URLS_FILE, check_names, issue_tokens
+from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
 from sscbench.review.packet import build_packet, packet_id
-from sscbench.review.sample import eligible, stratified_sample, stratum_of
+from sscbench.review.parse import first_error
+from sscbench.review.sample import calibration_sample, eligible, stratified_sample, stratum_of
 from sscbench.runs.episode import LEDGER_FILE
 from sscbench.runs.ledger import read_ledger
 
@@ -45,16 +53,19 @@ class KeyEntry(BaseModel):
     operator: str
     configuration: str
     auto_z_s: str
+    calibration: bool = False
 
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What an export wrote."""
+    """What an export wrote (``entries`` is the sample; calibration packets apart)."""
 
     out: Path
     entries: tuple[KeyEntry, ...]
     strata: dict[str, int]
     eligible: int
+    calibration: tuple[KeyEntry, ...] = ()
+    urls: dict[str, str] | None = None
 
 
 def read_run_labels(path: Path) -> list[RunLabels]:
@@ -89,46 +100,47 @@ def automatic_labels(root: Path) -> tuple[list[RunLabels], Path | None]:
 
 
 def export_review(
-    root: Path, out: Path, n: int, seed: int, *, include_controls: bool = False
+    root: Path,
+    out: Path,
+    n: int,
+    seed: int,
+    *,
+    include_controls: bool = False,
+    calibration: int = 5,
+    reviewers: Sequence[str] = REVIEWERS,
+    adjudicator: str = ADJUDICATOR,
+    serve_url: str = DEFAULT_URL,
 ) -> ExportResult:
-    """Sample ``n`` runs of ``root`` and write a review directory at ``out``."""
+    """Sample ``n`` runs of ``root`` (and ``calibration`` practice runs outside the
+    sample), write a review directory at ``out`` and issue one token per reviewer."""
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")
     if n < 1:
         raise ConfigError("--sample must be at least 1")
+    if calibration < 0:
+        raise ConfigError("--calibration must be 0 (none) or more")
+    check_names(reviewers, adjudicator, serve_url)
     packets = out / PACKETS_DIR
     if packets.is_dir() and any(packets.iterdir()):
         raise ConfigError(f"{out} already holds packets; export into a new directory")
     labels, labels_path = automatic_labels(root)
     dirs = run_dirs_by_id(root)
     chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
+    practice = calibration_sample(
+        labels, chosen, calibration, seed, include_controls=include_controls
+    )
     reviewable = sum(eligible(x, include_controls=include_controls) for x in labels)
     packets.mkdir(parents=True, exist_ok=True)
-    entries: list[KeyEntry] = []
-    for label in chosen:
-        run_dir = dirs.get(label.run_id)
-        if run_dir is None:
-            raise ConfigError(f"labels name run {label.run_id!r} but no ledger under {root} has it")
-        pid = packet_id(label.run_id, seed)
-        packet = build_packet(read_ledger(run_dir / LEDGER_FILE), pid)
-        (packets / f"{pid}.json").write_text(
-            packet.model_dump_json(indent=1) + "\n", encoding="utf-8"
-        )
-        operator, configuration, z_s = stratum_of(label)
-        entries.append(
-            KeyEntry(
-                packet_id=pid,
-                run_id=label.run_id,
-                run_dir=str(run_dir.resolve()),
-                operator=operator,
-                configuration=configuration,
-                auto_z_s=z_s,
-            )
-        )
+    entries = [
+        _write_packet(packets, dirs, root, label, seed, calibration=is_practice)
+        for is_practice, group in ((True, practice), (False, chosen))
+        for label in group
+    ]
     with (out / KEY_FILE).open("w", encoding="utf-8") as fh:
         for entry in entries:
             fh.write(entry.model_dump_json() + "\n")
     strata = Counter(" / ".join(stratum_of(x)) for x in chosen)
+    urls = issue_tokens(out, reviewers, adjudicator, serve_url)
     (out / EXPORT_FILE).write_text(
         json.dumps(
             {
@@ -137,16 +149,56 @@ def export_review(
                 "sample": n,
                 "seed": seed,
                 "include_controls": include_controls,
-                "packets": len(entries),
+                "packets": len(chosen),
+                "calibration": calibration,
+                "calibration_packets": len(practice),
                 "eligible": reviewable,
                 "strata": dict(sorted(strata.items())),
+                "reviewers": list(reviewers),
+                "adjudicator": adjudicator,
+                "tokens": URLS_FILE,
             },
             indent=1,
         )
         + "\n",
         encoding="utf-8",
     )
-    return ExportResult(out=out, entries=tuple(entries), strata=dict(strata), eligible=reviewable)
+    return ExportResult(
+        out=out,
+        entries=tuple(e for e in entries if not e.calibration),
+        strata=dict(strata),
+        eligible=reviewable,
+        calibration=tuple(e for e in entries if e.calibration),
+        urls=urls,
+    )
+
+
+def _write_packet(
+    packets: Path,
+    dirs: dict[str, Path],
+    root: Path,
+    label: RunLabels,
+    seed: int,
+    *,
+    calibration: bool,
+) -> KeyEntry:
+    """Write one masked packet and return its key entry."""
+    run_dir = dirs.get(label.run_id)
+    if run_dir is None:
+        raise ConfigError(f"labels name run {label.run_id!r} but no ledger under {root} has it")
+    pid = packet_id(label.run_id, seed)
+    packet = build_packet(read_ledger(run_dir / LEDGER_FILE), pid, calibration=calibration)
+    (packets / f"{pid}.json").write_text(packet.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    operator, configuration, z_s = stratum_of(label)
+    return KeyEntry(
+        packet_id=pid,
+        run_id=label.run_id,
+        run_dir=str(run_dir.resolve()),
+        operator=operator,
+        configuration=configuration,
+        auto_z_s=z_s,
+        calibration=calibration,
+    )
 
 
 def read_key(out: Path) -> dict[str, KeyEntry]:
@@ -154,9 +206,13 @@ def read_key(out: Path) -> dict[str, KeyEntry]:
     path = out / KEY_FILE
     if not path.is_file():
         raise ConfigError(f"{out} has no {KEY_FILE}; is it a directory from `review export`?")
-    entries = [
-        KeyEntry.model_validate_json(line)
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    return {e.packet_id: e for e in entries}
+    entries: dict[str, KeyEntry] = {}
+    for number, line in enumerate(path.read_bytes().splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = KeyEntry.model_validate_json(line)
+        except ValidationError as exc:
+            raise ConfigError(f"{path}:{number}: not a key entry ({first_error(exc)})") from None
+        entries[entry.packet_id] = entry
+    return entries

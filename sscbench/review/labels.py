@@ -17,19 +17,23 @@ from __future__ import annotations
 import re
 import threading
 import time
+import warnings
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import arrival_class
 from sscbench.reconstruct.labels import EventTime
-from sscbench.runs.ledger import iter_jsonl
+from sscbench.review.parse import InputError, first_error, loads
+from sscbench.runs.ledger import TruncatedLineWarning
 
 LABELS_DIR = "labels"
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 """Reviewer names and packet ids: also file names, so no path characters."""
+MAX_STEP = 1_000_000
+"""Far above any step limit; bounds what a label may claim."""
 
 MarkStatus = Literal["found", "never", "none", "undecidable"]
 Adoption = Literal["yes", "no", "undecidable"]
@@ -49,7 +53,7 @@ class Mark(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     status: MarkStatus
-    step: int | None = Field(default=None, ge=0)
+    step: int | None = Field(default=None, ge=0, le=MAX_STEP, strict=True)
 
     @model_validator(mode="after")
     def _step_iff_found(self) -> Mark:
@@ -129,15 +133,46 @@ def append_label(root: Path, label: ReviewLabel) -> ReviewLabel:
     return stamped
 
 
+def label_from(obj: Any) -> ReviewLabel:
+    """A :class:`ReviewLabel` from parsed JSON, or :class:`InputError` (one line)."""
+    if not isinstance(obj, dict):
+        raise InputError(f"expected a JSON object, found {type(obj).__name__}")
+    try:
+        return ReviewLabel.model_validate(obj)
+    except ValidationError as exc:
+        raise InputError(first_error(exc)) from None
+
+
 def read_labels(path: Path) -> dict[str, ReviewLabel]:
-    """The latest label per packet in one reviewer file (later lines replace earlier)."""
+    """The latest label per packet in one reviewer file (later lines replace earlier).
+
+    A last line without its newline that does not parse is what a crash mid-append
+    leaves: it is dropped with a warning, as for ledgers. Anything else unreadable is a
+    :class:`ConfigError` naming the file and line.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read labels ({exc.strerror})") from None
+    lines = data.split(b"\n")
+    complete = data.endswith(b"\n")
+    if complete:
+        lines.pop()
     latest: dict[str, ReviewLabel] = {}
-    for number, obj in iter_jsonl(path):
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
         try:
-            label = ReviewLabel.model_validate(obj)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False, include_input=False)[0]
-            raise ConfigError(f"{path}:{number}: invalid review label ({first['msg']})") from None
+            label = label_from(loads(raw))
+        except InputError as exc:
+            if number == len(lines) and not complete:
+                warnings.warn(
+                    f"{path}:{number}: dropped a truncated last line ({len(raw)} bytes)",
+                    TruncatedLineWarning,
+                    stacklevel=2,
+                )
+                break
+            raise ConfigError(f"{path}:{number}: invalid review label ({exc})") from None
         if label.reviewer != path.stem:
             raise ConfigError(
                 f"{path}:{number}: label by reviewer {label.reviewer!r} in {path.stem}'s file"

@@ -64,6 +64,7 @@ class Packet(BaseModel):
 
     kind: Literal["review_packet"] = "review_packet"
     packet_id: str
+    calibration: bool = False
     domain: str
     contract: dict[str, Any]
     steps: tuple[PacketStep, ...]
@@ -120,13 +121,15 @@ def visible_steps(ledger: Ledger) -> tuple[PacketStep, ...]:
     return tuple(steps)
 
 
-def build_packet(ledger: Ledger, pid: str) -> Packet:
-    """The masked packet of a faulted run's ledger."""
+def build_packet(ledger: Ledger, pid: str, *, calibration: bool = False) -> Packet:
+    """The masked packet of a faulted run's ledger (``calibration``: a practice packet
+    shown first and kept out of agreement; it says nothing about the run's condition)."""
     fault = ledger.header.fault
     if fault is None:
         raise ValueError("a clean run has no fault contract to review against")
     return Packet(
         packet_id=pid,
+        calibration=calibration,
         domain=ledger.header.domain,
         contract=masked_contract(fault),
         steps=visible_steps(ledger),

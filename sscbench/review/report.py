@@ -3,7 +3,8 @@
 Reads the reviewers' append-only files, computes pre-adjudication κ and exact-step
 agreement, resolves the reference (unanimity or adjudication), joins it to the runs
 through the key, compares it with the automatic labels, and writes ``reference.jsonl``
-(what ``oracles evaluate --reference DIR`` scores against).
+(what ``oracles evaluate --reference DIR`` scores against). Calibration packets (flagged
+in the key) are split off first and only ever reach the calibration summary.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ from sscbench.review.agreement import (
     reference_labels,
     step_agreement,
 )
+from sscbench.review.calibration import (
+    CalibrationSummary,
+    calibration_summary,
+    calibration_table,
+    split,
+)
 from sscbench.review.compare import COMPARED, Comparison, compare_with_reference
 from sscbench.review.export import EXPORT_FILE, PACKETS_DIR, KeyEntry, read_key, read_run_labels
 from sscbench.review.labels import load_labels
@@ -47,6 +54,7 @@ class AgreementReport:
     steps: list[StepRow]
     references: list[Reference]
     comparison: Comparison
+    calibration: CalibrationSummary
 
 
 def packet_ids(root: Path) -> list[str]:
@@ -84,14 +92,17 @@ def agreement_report(
         raise ConfigError("agreement needs at least two reviewers")
     if adjudicator in reviewers:
         raise ConfigError(f"the adjudicator {adjudicator!r} cannot also be a first-round reviewer")
-    packets = packet_ids(root)
+    exported = packet_ids(root)
     labels = load_labels(root)
-    unknown = sorted({p for by in labels.values() for p in by} - set(packets))
+    unknown = sorted({p for by in labels.values() for p in by} - set(exported))
     if unknown:
         raise ConfigError(f"labels name packets that were not exported: {', '.join(unknown[:5])}")
-    full = {r: labels.get(r, {}) for r in (*reviewers, adjudicator)}
-    references = reference_labels(packets, full, reviewers, adjudicator)
     key = read_key(root)
+    practice = {pid for pid, entry in key.items() if entry.calibration}
+    packets = [p for p in exported if p not in practice]
+    everyone = {r: labels.get(r, {}) for r in (*reviewers, adjudicator)}
+    full = split(everyone, set(packets))
+    references = reference_labels(packets, full, reviewers, adjudicator)
     comparison = compare_with_reference(references, automatic_for(root, key))
     return AgreementReport(
         packets=len(packets),
@@ -102,6 +113,9 @@ def agreement_report(
         steps=step_agreement(full, reviewers),
         references=references,
         comparison=comparison,
+        calibration=calibration_summary(
+            sorted(practice & set(exported)), everyone, reviewers, adjudicator
+        ),
     )
 
 
@@ -162,4 +176,7 @@ def report_tables(report: AgreementReport) -> list[Table]:
         auto.add_column(column, justify="left" if column == "quantity" else "right")
     for q in COMPARED:
         auto.add_row(q, str(report.comparison.agree[q]), str(report.comparison.compared[q]))
-    return [kappa, steps, status, auto]
+    tables = [kappa, steps, status, auto]
+    if report.calibration.packets:
+        tables.append(calibration_table(report.calibration))
+    return tables

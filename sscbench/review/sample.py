@@ -40,7 +40,7 @@ def eligible(label: RunLabels, *, include_controls: bool) -> bool:
 
 
 def stratified_sample(
-    labels: Sequence[RunLabels], n: int, seed: int, *, include_controls: bool = False
+    labels: Sequence[RunLabels], n: int, seed: int | str, *, include_controls: bool = False
 ) -> list[RunLabels]:
     """Up to ``n`` eligible runs, round-robin over shuffled strata (deterministic in
     ``seed``; the result is shuffled again so packet order carries no stratum)."""
@@ -71,3 +71,19 @@ def stratified_sample(
                 chosen.append(strata[key].pop())
     rng.shuffle(chosen)
     return chosen
+
+
+def calibration_sample(
+    labels: Sequence[RunLabels],
+    chosen: Sequence[RunLabels],
+    n: int,
+    seed: int,
+    *,
+    include_controls: bool = False,
+) -> list[RunLabels]:
+    """Up to ``n`` calibration runs drawn like the main sample (same strata, operators
+    alternating) from the eligible runs *not* in ``chosen``, with a seed of their own so
+    that asking for calibration never changes the main sample."""
+    taken = {x.run_id for x in chosen}
+    rest = [x for x in labels if x.run_id not in taken]
+    return stratified_sample(rest, n, f"calibration\x00{seed}", include_controls=include_controls)

@@ -72,19 +72,24 @@ def cli(*argv: str) -> int:
     return code
 
 
+@pytest.mark.parametrize(("sample", "calibration"), [(1000, 0), (4, 1000)])
 def test_packets_never_contain_configuration_names_or_automatic_labels(
-    review_runs: Path, tmp_path: Path
+    review_runs: Path, tmp_path: Path, sample: int, calibration: int
 ) -> None:
     out = tmp_path / "review"
-    result = export_review(review_runs, out, 1000, seed=3, include_controls=True)
+    result = export_review(
+        review_runs, out, sample, seed=3, include_controls=True, calibration=calibration
+    )
     labels = {x.run_id: x for x in read_run_labels(review_runs / "labels.jsonl")}
-    assert len(result.entries) == result.eligible == sum(bool(x.triggered) for x in labels.values())
-    for entry in result.entries:
+    triggered = sum(bool(x.triggered) for x in labels.values())
+    assert result.eligible == triggered == len(result.entries) + len(result.calibration)
+    for entry in (*result.entries, *result.calibration):
         text = (out / "packets" / f"{entry.packet_id}.json").read_text()
         packet = json.loads(text)
         label = labels[entry.run_id]
         ledger = read_ledger(Path(entry.run_dir) / LEDGER_FILE)
         assert not FORBIDDEN_KEYS & set(keys(packet)), entry.packet_id
+        assert packet["calibration"] is entry.calibration
         assert "params" not in packet["contract"], "operator parameters are configuration"
         for secret in (
             entry.run_id,
@@ -130,7 +135,9 @@ def test_the_sample_spreads_over_strata_and_is_seeded(review_runs: Path, tmp_pat
     assert not any("/target" in e.run_id or "target-" in e.run_id for e in first.entries), (
         "controls need the flag"
     )
-    assert set(read_key(tmp_path / "a")) == {e.packet_id for e in first.entries}
+    key = read_key(tmp_path / "a")
+    assert set(key) == {e.packet_id for e in (*first.entries, *first.calibration)}
+    assert {p for p, e in key.items() if e.calibration} == {e.packet_id for e in first.calibration}
 
 
 def test_export_refuses_to_overwrite_a_review(review_runs: Path, tmp_path: Path) -> None:
@@ -152,8 +159,15 @@ def test_cli_export(review_runs: Path, tmp_path: Path, capsys: pytest.CaptureFix
         str(tmp_path / "r"),
     )
     assert code == 0
-    assert len(list((tmp_path / "r" / "packets").glob("*.json"))) == 5
-    assert "5 packets" in capsys.readouterr().out
+    assert len(list((tmp_path / "r" / "packets").glob("*.json"))) == 10, "5 + 5 calibration"
+    printed = capsys.readouterr().out
+    assert "5 packets" in printed and "5 calibration packets" in printed
+    urls = (tmp_path / "r" / "reviewer-urls.txt").read_text().splitlines()
+    assert [u.split("\t")[0] for u in urls] == ["A", "B", "C", "D"]
+    assert all(u.split("\t")[2] in printed for u in urls), "each reviewer's URL is printed"
+    none = ["review", "export", str(review_runs), "--sample", "5", "--out", str(tmp_path / "s")]
+    assert cli(*none, "--calibration", "0") == 0
+    assert len(list((tmp_path / "s" / "packets").glob("*.json"))) == 5
 
 
 def test_an_aligned_variant_packet_does_not_reveal_the_condition() -> None:

@@ -1,5 +1,4 @@
-"""Export → three reviewers and an adjudicator → κ, reference, automatic vs reference; and
-the annotation server's API (blind, validated, append-only)."""
+"""Export → three reviewers and an adjudicator → κ, reference, automatic vs reference."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
 from sscbench.cli import review as review_cmd
 from sscbench.errors import ConfigError
@@ -16,7 +14,6 @@ from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.review.export import export_review, read_run_labels
 from sscbench.review.labels import Mark, ReviewLabel, append_label
 from sscbench.review.report import agreement_report
-from sscbench.review.server import create_app
 
 
 def cli(*argv: str) -> int:
@@ -112,60 +109,3 @@ def test_agree_refuses_labels_for_packets_that_were_not_exported(
     )
     with pytest.raises(ConfigError, match="not exported"):
         agreement_report(tmp_path)
-
-
-# --- the server's API ------------------------------------------------------------------------
-
-
-@pytest.fixture
-def served(review_runs: Path, tmp_path: Path) -> tuple[TestClient, Path, list[str]]:
-    result = export_review(review_runs, tmp_path, 3, seed=5)
-    return TestClient(create_app(tmp_path)), tmp_path, [e.packet_id for e in result.entries]
-
-
-GOOD = {
-    "t_e": {"status": "found", "step": 5},
-    "t_s": {"status": "found", "step": 9},
-    "t_u": {"status": "never", "step": None},
-    "adopted": "no",
-    "note": "",
-}
-
-
-def test_the_page_and_the_packet_list(served: tuple[TestClient, Path, list[str]]) -> None:
-    client, _, pids = served
-    page = client.get("/")
-    assert page.status_code == 200 and 'id="save"' in page.text
-    listed = client.get("/api/packets", params={"reviewer": "A"}).json()["packets"]
-    assert sorted(p["packet_id"] for p in listed) == sorted(pids)
-    assert not any(p["labelled"] for p in listed)
-    packet = client.get(f"/api/packets/{pids[0]}").json()
-    assert packet["kind"] == "review_packet" and packet["steps"]
-    assert client.get("/api/packets/..%2Fkey").status_code == 404
-    assert client.get("/api/packets", params={"reviewer": "../x"}).status_code == 400
-
-
-def test_saves_are_validated_appended_and_private(
-    served: tuple[TestClient, Path, list[str]],
-) -> None:
-    client, root, pids = served
-    body = {**GOOD, "packet_id": pids[0], "reviewer": "A"}
-    assert client.post("/api/labels", json=body).status_code == 200
-    again = {**body, "note": "second thoughts", "ts": 1.0}
-    saved = client.post("/api/labels", json=again).json()["label"]
-    assert saved["ts"] != 1.0, "the server stamps the time"
-    lines = (root / "labels" / "A.jsonl").read_text().splitlines()
-    assert len(lines) == 2, "append-only"
-    own = client.get(f"/api/labels/A/{pids[0]}").json()["label"]
-    assert own["note"] == "second thoughts"
-    assert client.get(f"/api/labels/B/{pids[0]}").json()["label"] is None
-    listed = client.get("/api/packets", params={"reviewer": "A"}).json()["packets"]
-    assert [p["labelled"] for p in listed if p["packet_id"] == pids[0]] == [True]
-
-    bad = {**body, "t_u": {"status": "found", "step": 9}}
-    reply = client.post("/api/labels", json=bad)
-    assert reply.status_code == 400 and "A = yes" in reply.json()["error"]
-    missing = client.post("/api/labels", json={**body, "packet_id": "pnothere"})
-    assert missing.status_code == 404
-    assert client.post("/api/labels", content=b"nope").status_code == 400
-    assert len((root / "labels" / "A.jsonl").read_text().splitlines()) == 2
