@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from sscbench.agents.base import EpisodeContext
+from sscbench.agents.providers.anthropic_messages import OPENING_USER_TURN
 from sscbench.envs import load_domain
 from sscbench.users.scripted import ScriptedUser
 
@@ -78,8 +79,8 @@ def _first_user_text(body: dict[str, Any]) -> str:
         if isinstance(content, str):
             return content
         for block in content or []:
-            if block.get("type") == "text":
-                return str(block["text"])
+            if block.get("type") == "text" and block["text"] != OPENING_USER_TURN:
+                return str(block["text"])  # Anthropic's neutral opening turn is not the user's
     return ""
 
 
