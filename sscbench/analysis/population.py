@@ -51,7 +51,6 @@ SENSITIVITIES: tuple[Sensitivity, ...] = get_args(Sensitivity)
 ArrivalClass = Literal["before", "after", "absent"]
 STRATA: tuple[ArrivalClass, ...] = ("before", "after", "absent")
 CONTROL_SUFFIX = "+control"
-ITEM_OPTION = "item_option"
 
 
 class RunKey(NamedTuple):
@@ -270,15 +269,16 @@ def harness_error(label: RunLabels) -> bool:
 
 
 def strict_item_option_excludes(entry: CaseEntry) -> bool:
-    """Whether the stricter ItemOption inclusion drops this case.
+    """Whether the stricter inclusion drops this case.
 
-    The strict reading of task relevance keeps only ItemOption cases whose item a gold
-    write acts on (``relevance == "direct"``, recorded in the case set at build time); a
-    case whose item the task only mentions is dropped. It is a case-level rule, decided
-    before any run, like inclusion itself. Case sets of schema 1 carry no relevance: there
-    nothing is dropped.
+    The strict reading of task relevance keeps only cases whose target a gold write acts on
+    (``relevance == "direct"``, recorded in the case set at build time by operators that
+    draw the line — ItemOption among the built-ins, hence the variant's name); a case whose
+    target the task only mentions is dropped. It is a case-level rule, decided before any
+    run, like inclusion itself. Case sets of schema 1 carry no relevance: there nothing is
+    dropped.
     """
-    return entry.operator == ITEM_OPTION and entry.relevance == "indirect"
+    return entry.relevance == "indirect"
 
 
 def _case_entry(case_set: CaseSet, index: dict[str, CaseEntry], case_id: str) -> CaseEntry:

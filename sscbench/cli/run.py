@@ -13,7 +13,8 @@ from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import load_contract
-from sscbench.fault_contracts.variants import VARIANTS, apply_variant
+from sscbench.fault_contracts.variants import VARIANTS
+from sscbench.operators.variants import vary
 from sscbench.runs.runner import EpisodeOutcome, plan_batch, run_batch
 from sscbench.witnesses.caseset import load_case_set
 
@@ -105,7 +106,7 @@ def handle(args: argparse.Namespace) -> int:
         contract = load_contract(args.contract)
     if contract is not None:
         for variant in args.variant:
-            contract = apply_variant(contract, variant)
+            contract = vary(contract, variant)
     elif args.variant:
         raise ConfigError("--variant needs --contract or --case")
     elif args.domain is None:

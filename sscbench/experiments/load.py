@@ -32,13 +32,13 @@ from sscbench.experiments.source import (
     read_source,
 )
 from sscbench.experiments.spec import (
-    DEFAULT_STEP_LIMITS,
     BudgetEntry,
     CaseSelection,
     ExperimentFile,
     Gate,
 )
-from sscbench.fault_contracts.variants import VARIANT_OPERATORS, apply_variant
+from sscbench.operators.registry import get_operator, operator_names
+from sscbench.operators.variants import takes_variant, vary
 from sscbench.users import USERS, make_user
 from sscbench.witnesses.caseset import Case, CaseSet, load_case_set
 
@@ -227,9 +227,9 @@ def _paired(problems: Problems, variants: tuple[str, ...], cases: list[Case]) ->
     for j, variant in enumerate(variants):
         made = 0
         for case in cases:
-            if case.entry.control or case.entry.operator not in VARIANT_OPERATORS[variant]:
+            if case.entry.control or not takes_variant(case.entry.operator, variant):
                 continue
-            contract = apply_variant(case.contract, variant)
+            contract = vary(case.contract, variant)
             entry = case.entry.model_copy(update={"case_id": contract.contract_id})
             out.append(Case(entry=entry, contract=contract, witness=case.witness))
             made += 1
@@ -241,8 +241,10 @@ def _paired(problems: Problems, variants: tuple[str, ...], cases: list[Case]) ->
 def _step_limits(
     problems: Problems, spec: ExperimentFile, case_set: CaseSet | None, cases: list[Case]
 ) -> dict[str, int]:
-    limits = {**DEFAULT_STEP_LIMITS, **spec.step_limits}
-    known = set(DEFAULT_STEP_LIMITS) | (set(case_set.manifest.operators) if case_set else set())
+    registered = set(operator_names())
+    used = {c.entry.operator for c in cases} & registered
+    limits = {**{name: get_operator(name).step_limit for name in used}, **spec.step_limits}
+    known = registered | (set(case_set.manifest.operators) if case_set else set())
     for name in spec.step_limits:
         if case_set is not None and name not in known:
             problems.add(

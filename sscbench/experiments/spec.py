@@ -12,14 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
-DEFAULT_STEP_LIMITS: dict[str, int] = {
-    "return_date": 60,
-    "write_effect": 60,
-    "pay_source": 40,
-    "item_option": 30,
-}
-"""docs/measurement.md §4: the paper's step limits per operator."""
-
 CONFIG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 
 Gate = Literal["per_case", "per_repetition"]
@@ -87,7 +79,9 @@ class ExperimentFile(_Strict):
     concurrency: int = Field(default=4, ge=1, le=1024)
     gate: Gate = "per_case"
     cases: CaseSelection = Field(default_factory=CaseSelection)
-    step_limits: dict[str, PositiveInt] = Field(default_factory=dict)
+    step_limits: dict[str, PositiveInt] = Field(
+        default_factory=dict, description="per operator; default: each operator's step_limit"
+    )
     user: UserEntry = Field(default_factory=UserEntry)
     budget: BudgetEntry = Field(default_factory=BudgetEntry)
     checks: ChecksEntry = Field(default_factory=ChecksEntry)

@@ -12,14 +12,13 @@ A variant changes the contract id (``…+aligned``) and is recorded in the contr
 from __future__ import annotations
 
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRewrite
+from sscbench.fault_contracts.contract import FaultContract, InterventionSpec
 
 VARIANTS = ("aligned", "read_back_hint")
-VARIANT_OPERATORS: dict[str, tuple[str, ...]] = {
-    "aligned": ("item_option", "write_effect"),
-    "read_back_hint": ("write_effect",),
-}
-"""The operators each variant applies to."""
+"""The interface variants the harness implements. Which operators' cases take which
+variant, and what an ``aligned`` rewrite edits, is the operator's to declare
+(``Operator.interface_variants`` / ``variant_interventions``; applied through
+:func:`sscbench.operators.variants.vary`)."""
 
 
 def split_variants(case_id: str) -> tuple[str, tuple[str, ...]]:
@@ -39,34 +38,10 @@ READ_BACK_HINT = (
 )
 
 
-def _aligned_rewrite(contract: FaultContract) -> ObservationRewrite:
-    if contract.operator == "item_option":
-        p = contract.refutation.params
-        path = f"variants.{p['item_id']}.options.{p['option']}"
-        return ObservationRewrite(
-            tool="get_product_details",
-            match={"product_id": p["product_id"]},
-            edits=(Edit(path=path, value=contract.injected_value),),
-            expect={path: p["true_value"]},
-            role="alignment",
-        )
-    if contract.operator == "write_effect":
-        rid = contract.target.entity_id
-        claimed = dict(contract.injected_value)
-        return ObservationRewrite(
-            tool="get_reservation_details",
-            match={"reservation_id": rid},
-            edits=tuple(Edit(path=f, value=v) for f, v in claimed.items()),
-            expect=dict(contract.authoritative_value),
-            role="alignment",
-        )
-    raise ConfigError(
-        f"variant 'aligned' applies to item_option and write_effect, not {contract.operator}"
-    )
-
-
-def apply_variant(contract: FaultContract, variant: str) -> FaultContract:
-    """The contract under an interface variant."""
+def apply_variant(
+    contract: FaultContract, variant: str, interventions: tuple[InterventionSpec, ...] = ()
+) -> FaultContract:
+    """The contract under an interface variant, with the interventions it adds."""
     if variant not in VARIANTS:
         raise ConfigError(f"unknown variant {variant!r}; choose from {', '.join(VARIANTS)}")
     if contract.variant.get(variant):
@@ -75,10 +50,6 @@ def apply_variant(contract: FaultContract, variant: str) -> FaultContract:
         "contract_id": f"{contract.contract_id}+{variant}",
         "variant": {**contract.variant, variant: True},
     }
-    if variant == "aligned":
-        update["interventions"] = (*contract.interventions, _aligned_rewrite(contract))
-    elif contract.operator != "write_effect":
-        raise ConfigError(
-            f"variant 'read_back_hint' applies to write_effect, not {contract.operator}"
-        )
+    if interventions:
+        update["interventions"] = (*contract.interventions, *interventions)
     return FaultContract.model_validate({**contract.model_dump(), **update})

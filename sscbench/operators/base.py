@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import Acquisition, FaultContract
+from sscbench.fault_contracts.contract import Acquisition, FaultContract, InterventionSpec
 
 
 class OperatorParams(BaseModel):
@@ -68,6 +68,12 @@ class Operator(ABC, Generic[P]):
     acquisition: ClassVar[Acquisition]
     cluster_key: ClassVar[str]
     params_model: ClassVar[type[OperatorParams]]
+    step_limit: ClassVar[int] = 60
+    """Model-visible step limit of this operator's runs under the protocol (an experiment
+    file may override it); the paper's limits are 60, 40 and 30 steps."""
+    interface_variants: ClassVar[tuple[str, ...]] = ()
+    """The paired-check interface variants (of ``fault_contracts.variants.VARIANTS``) this
+    operator's cases take; :meth:`variant_interventions` supplies what each adds."""
 
     def __init__(self, params: P | None = None, **overrides: Any) -> None:
         base = params if params is not None else self.params_model()
@@ -86,6 +92,15 @@ class Operator(ABC, Generic[P]):
         Candidate ids must be unique and stable; the case-set build sorts them naturally
         (digit runs as numbers) before sampling, so yield order never affects sampling.
         """
+
+    def variant_interventions(
+        self, variant: str, contract: FaultContract
+    ) -> tuple[InterventionSpec, ...]:
+        """The interventions ``variant`` adds to ``contract`` (``aligned``: a rewrite that
+        makes the authoritative source agree with ``v′``). Only called for a variant in
+        :attr:`interface_variants`; a variant that changes the interface rather than the
+        observations (``read_back_hint``) adds none."""
+        return ()
 
     def relevance(self, contract: FaultContract) -> str | None:
         """How directly the task concerns the contract's target (``direct`` / ``indirect``),

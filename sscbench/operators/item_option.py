@@ -28,6 +28,7 @@ from sscbench.envs import load_domain
 from sscbench.fault_contracts.contract import (
     Edit,
     FaultContract,
+    InterventionSpec,
     ObservationRewrite,
     Quote,
     Refutation,
@@ -95,6 +96,24 @@ class ItemOption(Operator[ItemOptionParams]):
     acquisition: ClassVar[Any] = "cross_record"
     cluster_key: ClassVar[str] = "order_item"
     params_model: ClassVar[type[OperatorParams]] = ItemOptionParams
+    step_limit: ClassVar[int] = 30
+    interface_variants: ClassVar[tuple[str, ...]] = ("aligned",)
+
+    def variant_interventions(
+        self, variant: str, contract: FaultContract
+    ) -> tuple[InterventionSpec, ...]:
+        """``aligned``: the product record's variant for the item agrees with ``v′``."""
+        p = contract.refutation.params
+        path = f"variants.{p['item_id']}.options.{p['option']}"
+        return (
+            ObservationRewrite(
+                tool="get_product_details",
+                match={"product_id": p["product_id"]},
+                edits=(Edit(path=path, value=contract.injected_value),),
+                expect={path: p["true_value"]},
+                role="alignment",
+            ),
+        )
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """Per (task, item of an order of a task user): a fault candidate, and a target-value

@@ -106,6 +106,7 @@ class PaySource(Operator[PaySourceParams]):
     acquisition: ClassVar[Any] = "co_delivered"
     cluster_key: ClassVar[str] = "user"
     params_model: ClassVar[type[OperatorParams]] = PaySourceParams
+    step_limit: ClassVar[int] = 40
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """One candidate per (task, payment method of a task user)."""

@@ -87,6 +87,7 @@ class ReturnDate(Operator[ReturnDateParams]):
     acquisition: ClassVar[Any] = "co_delivered"
     cluster_key: ClassVar[str] = "reservation"
     params_model: ClassVar[type[OperatorParams]] = ReturnDateParams
+    step_limit: ClassVar[int] = 60
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """One candidate per (task, reservation of a task user)."""

@@ -15,7 +15,10 @@ from typing import Any, ClassVar, Literal
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts.contract import (
+    Edit,
     FaultContract,
+    InterventionSpec,
+    ObservationRewrite,
     Quote,
     Refutation,
     Target,
@@ -60,6 +63,26 @@ class WriteEffect(Operator[WriteEffectParams]):
     acquisition: ClassVar[Any] = "post_write_read_back"
     cluster_key: ClassVar[str] = "reservation"
     params_model: ClassVar[type[OperatorParams]] = WriteEffectParams
+    step_limit: ClassVar[int] = 60
+    interface_variants: ClassVar[tuple[str, ...]] = ("aligned", "read_back_hint")
+
+    def variant_interventions(
+        self, variant: str, contract: FaultContract
+    ) -> tuple[InterventionSpec, ...]:
+        """``aligned``: the read-back shows the claimed effect; ``read_back_hint`` changes
+        the write tools' descriptions (applied by agents), not the observations."""
+        if variant != "aligned":
+            return ()
+        claimed = dict(contract.injected_value)
+        return (
+            ObservationRewrite(
+                tool="get_reservation_details",
+                match={"reservation_id": contract.target.entity_id},
+                edits=tuple(Edit(path=f, value=v) for f, v in claimed.items()),
+                expect=dict(contract.authoritative_value),
+                role="alignment",
+            ),
+        )
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """One candidate per gold reservation update of each airline task."""

@@ -31,8 +31,6 @@ from pydantic import BaseModel, ConfigDict
 from sscbench.oracles.base import OracleSetting, Verdict
 from sscbench.oracles.dataset import ARRIVAL_STRATA, Item
 
-BUILTIN_OPERATORS = ("return_date", "pay_source", "item_option", "write_effect")
-
 
 @dataclass(frozen=True)
 class Ratio:
@@ -224,9 +222,11 @@ def score(pairs: Iterable[tuple[Item, Verdict]], step_only: bool = False) -> Sco
 
 
 def strata(items: Sequence[Item]) -> list[tuple[str, str]]:
-    """(kind, value) of every stratum to report: all, each operator (the built-ins even
-    when empty), each arrival class (all of them, even when empty)."""
-    operators = list(BUILTIN_OPERATORS)
+    """(kind, value) of every stratum to report: all, each operator (every registered one,
+    even when empty), each arrival class (all of them, even when empty)."""
+    from sscbench.operators.registry import operator_names
+
+    operators = operator_names()
     operators += sorted({i.reference.operator for i in items} - set(operators))
     return [
         ("all", "all"),

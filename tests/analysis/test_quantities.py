@@ -305,7 +305,9 @@ def test_strict_item_option() -> None:
     # Case-level: the ItemOption case whose item the task only mentions is dropped.
     assert strict_item_option_excludes(ENTRIES[11])
     assert not strict_item_option_excludes(ENTRIES[12])
-    assert not strict_item_option_excludes(_entry("w", "write_effect", "r", relevance="indirect"))
+    # Operators opt in by recording relevance; one that records none is never dropped.
+    assert not strict_item_option_excludes(_entry("w", "write_effect", "r"))
+    assert strict_item_option_excludes(_entry("x", "third_party", "r", relevance="indirect"))
     assert not strict_item_option_excludes(_entry("old", "item_option", "k"))  # schema 1
     result = analyze(LABELS, CASES, sensitivity="strict_item_option")
     f = _row(result.funnel, "item_option", "A")

@@ -14,8 +14,8 @@ from sscbench.fault_contracts import (
     parse_contract,
     write_contract,
 )
-from sscbench.fault_contracts.variants import apply_variant
 from sscbench.operators import ProposalContext, Rejection, get_operator
+from sscbench.operators.variants import vary
 
 
 def _first_valid(name: str, n: int = 3) -> list[FaultContract]:
@@ -36,8 +36,8 @@ def contracts() -> list[FaultContract]:
         for name in ("return_date", "pay_source", "item_option", "write_effect")
         for c in _first_valid(name)
     ]
-    found.append(apply_variant(found[6], "aligned"))
-    found.append(apply_variant(found[-2], "read_back_hint"))
+    found.append(vary(found[6], "aligned"))
+    found.append(vary(found[-2], "read_back_hint"))
     return found
 
 

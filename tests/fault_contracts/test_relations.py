@@ -19,9 +19,9 @@ from sscbench.fault_contracts import (
     History,
     refutation_arrival,
 )
-from sscbench.fault_contracts.variants import apply_variant
 from sscbench.json_paths import set_path
 from sscbench.operators import ProposalContext, Rejection, get_operator
+from sscbench.operators.variants import vary
 from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
 
 
@@ -243,7 +243,7 @@ def io_records(io: FaultContract) -> dict[str, str]:
     p = io.refutation.params
     order_args = {"order_id": p["order_id"]}
     product_args = {"product_id": p["product_id"]}
-    aligned = apply_variant(io, "aligned")
+    aligned = vary(io, "aligned")
     return {
         "order": _observe("retail", "get_order_details", order_args, io),
         "product": _observe("retail", "get_product_details", product_args),
@@ -290,7 +290,7 @@ def test_item_option_aligned_product_never_refutes(io, io_records) -> None:
     p = io.refutation.params
     shown = json.loads(io_records["aligned_product"])["variants"][p["item_id"]]["options"]
     assert shown[p["option"]] == io.injected_value
-    aligned = apply_variant(io, "aligned")
+    aligned = vary(io, "aligned")
     for order in ("product", "order"), ("order", "product"):
         names = ["aligned_product" if n == "product" else "aligned_order" for n in order]
         run, _ = _io_run(io, io_records, *names)

@@ -11,10 +11,10 @@ import pytest
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts import ContractIntervention, FaultContract, ObservationRewrite
-from sscbench.fault_contracts.variants import apply_variant
 from sscbench.json_paths import flatten, set_path
 from sscbench.operators import ProposalContext, Rejection, get_operator
 from sscbench.operators.screen import screen
+from sscbench.operators.variants import vary
 
 NAME = "item_option"
 
@@ -164,10 +164,10 @@ def test_intervention_rewrites_exactly_the_option(valid) -> None:
 
 def test_aligned_variant_also_rewrites_the_product_record(valid) -> None:
     for c in valid[:40]:
-        aligned = apply_variant(c, "aligned")
+        aligned = vary(c, "aligned")
         assert aligned.contract_id == f"{c.contract_id}+aligned"
         assert aligned.variant == {"aligned": True}
-        assert apply_variant(aligned, "aligned") == aligned
+        assert vary(aligned, "aligned") == aligned
         assert aligned.interventions[0] == c.interventions[0]
         extra = aligned.interventions[-1]
         assert isinstance(extra, ObservationRewrite) and extra.role == "alignment"
