@@ -9,7 +9,8 @@ from sscbench.errors import SSCBenchError
 
 class ProviderError(SSCBenchError):
     """A model provider gave no usable reply: a non-retryable error, retries exhausted,
-    an unreadable response, or an empty reply from the user simulator.
+    an unreadable response, the run's wall-clock limit spent, or an empty reply from the
+    user simulator.
 
     It is not a result about the agent: the episode loop records the run as a harness
     failure (counted as missing, never scored). The message names the provider, model,
