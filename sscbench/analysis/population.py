@@ -37,11 +37,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
+from pydantic import ValidationError
+
 from sscbench.analysis.results import FunnelRow
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, LedgerError
 from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import iter_jsonl
+from sscbench.user_files import validation_problem
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 Sensitivity = Literal[
@@ -219,22 +222,39 @@ class Schedule:
     """Each configuration's r0 seed (the primary repetition)."""
 
 
+def _schedule_key(path: Path, number: int, record: dict[str, object]) -> tuple[str, str, int, int]:
+    """``(case, configuration, seed, repetition)`` of a schedule record, or a LedgerError
+    naming the line (the file is the engine's, but a user may hand us an edited copy)."""
+    key = record.get("key")
+    configuration = record.get("configuration")
+    if not isinstance(key, dict) or not isinstance(configuration, str):
+        raise LedgerError(path, number, "a run record needs a 'key' object and a 'configuration'")
+    case, seed, repetition = key.get("case"), key.get("seed"), key.get("repetition")
+    if not isinstance(case, str) or type(seed) is not int or type(repetition) is not int:
+        raise LedgerError(
+            path, number, "a run key needs 'case' (text), 'seed' and 'repetition' (integers)"
+        )
+    return case, configuration, seed, repetition
+
+
 def read_schedule(path: Path) -> Schedule | None:
     """Read an experiment's ``schedule.jsonl`` (the latest record per run), or ``None`` when
     there is none. Gating precedes scheduling: a gated faulted run is not a scheduled run
-    gone missing, so it is listed apart."""
+    gone missing, so it is listed apart. A last line cut by a crash is dropped with a
+    warning (as in a ledger); any other bad line is a :class:`LedgerError`."""
     if not path.exists():
         return None
+    if not path.is_file():
+        raise ConfigError(f"{path} is not a file; it should be the experiment's schedule")
     latest: dict[tuple[str, str, int], dict[str, object]] = {}
     first_seeds: dict[str, int] = {}
-    for _, record in iter_jsonl(path):
+    for number, record in iter_jsonl(path):
         if record.get("kind") != "run" or record.get("condition") != "fault":
             continue
-        key = record["key"]
-        configuration = str(record["configuration"])
-        latest[(str(key["case"]), configuration, int(key["seed"]))] = record
-        if int(key["repetition"]) == 0:
-            first_seeds[configuration] = int(key["seed"])
+        case, configuration, seed, repetition = _schedule_key(path, number, record)
+        latest[(case, configuration, seed)] = record
+        if repetition == 0:
+            first_seeds[configuration] = seed
     runs: list[RunKey] = []
     gated: list[RunKey] = []
     for (case, configuration, seed), record in latest.items():
@@ -245,17 +265,30 @@ def read_schedule(path: Path) -> Schedule | None:
 
 
 def read_labels(path: Path | str) -> list[RunLabels]:
-    """The records of a ``labels.jsonl`` file (blank lines skipped)."""
+    """The records of a ``labels.jsonl`` file (blank lines skipped); a bad line — not
+    UTF-8, not JSON, not a run label — is one :class:`ConfigError` naming it."""
     path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read labels {path}: {exc.strerror or exc}") from None
     labels = []
-    with path.open(encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                labels.append(RunLabels.model_validate_json(line))
-            except ValueError as exc:
-                raise ConfigError(f"{path}:{number}: not a run label ({exc})") from exc
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            labels.append(RunLabels.model_validate_json(raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{where}: not valid UTF-8 (byte {exc.start}); labels.jsonl is written by "
+                "`sscbench reconstruct`, run it again"
+            ) from None
+        except ValidationError as exc:
+            raise ConfigError(
+                f"{where}: not a run label ({validation_problem(exc)}); labels.jsonl is "
+                "written by `sscbench reconstruct`, run it again"
+            ) from None
     return labels
 
 

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
+import shutil
+import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import Path
 from typing import Literal
@@ -29,6 +32,7 @@ from sscbench import __version__
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.results import AnalysisResult, FunnelRow, Rate
 from sscbench.analysis.tables import (
+    JSON_FILE,
     PRESENTED,
     TableFiles,
     TableRow,
@@ -38,11 +42,14 @@ from sscbench.analysis.tables import (
 )
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import VIEWER_CSS, load_ledgers, render_viewer
+from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import Ledger
 
 REPORT_FILE = "report.html"
 TRAJECTORIES_FILE = "trajectories.html"
+REPORT_ENTRIES = frozenset({REPORT_FILE, TRAJECTORIES_FILE, JSON_FILE, "tables", "figures"})
+"""What a report directory holds; anything else there means it is not one."""
 EMBED_LIMIT_BYTES = 6_000_000
 """``viewer="auto"`` embeds the trajectories when their ledgers total at most this much."""
 
@@ -592,8 +599,66 @@ def write_report(
     viewer in ``report.html`` (``embed``), writes it to ``trajectories.html`` and links it
     (``link``), or embeds it when the ledgers total at most :data:`EMBED_LIMIT_BYTES`
     (``auto``).
+
+    The report is written into a temporary sibling directory and swapped in whole, so a
+    killed ``report`` never leaves the page of one run beside the tables of another; an
+    existing ``out_dir`` must hold nothing but a previous report (:func:`check_report_dir`).
     """
-    out_dir.mkdir(parents=True, exist_ok=True)
+    check_report_dir(out_dir)
+    parent = out_dir.absolute().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
+    try:
+        staging.chmod(0o777 & ~_umask())
+        files = _write_report_into(staging, result, labels, run_root, viewer, ledgers)
+        _swap_in(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return replace(files, out_dir=out_dir)
+
+
+def check_report_dir(out_dir: Path) -> None:
+    """Refuse an existing directory that holds anything but a previous report: the report
+    replaces its directory as a whole, so anything else in it would be lost."""
+    if not out_dir.is_dir():
+        return
+    foreign = sorted(p.name for p in out_dir.iterdir() if p.name not in REPORT_ENTRIES)
+    if foreign:
+        raise ConfigError(
+            f"{out_dir} is not a report directory (it holds {foreign[0]!r}"
+            f"{f' and {len(foreign) - 1} more' if len(foreign) > 1 else ''}); a report "
+            "replaces its directory whole: give a new directory or a previous report's"
+        )
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _swap_in(staging: Path, out_dir: Path) -> None:
+    """Put ``staging`` at ``out_dir``: two renames on one file system, so a reader sees
+    the old report or the new one, never a mix (a crash between the renames leaves the
+    old report in a hidden ``.NAME.*.old`` sibling)."""
+    if not out_dir.exists():
+        os.rename(staging, out_dir)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".old", dir=staging.parent))
+    os.rename(out_dir, old)  # onto the empty directory mkdtemp made
+    os.rename(staging, out_dir)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_report_into(
+    out_dir: Path,
+    result: AnalysisResult,
+    labels: Sequence[RunLabels],
+    run_root: Path,
+    viewer: ViewerMode,
+    ledgers: dict[str, Ledger] | None,
+) -> ReportFiles:
     problems: list[str] = []
     if ledgers is None:
         ledgers = load_ledgers(run_root, problems)
@@ -613,12 +678,9 @@ def write_report(
         size = sum(ledgers[x.run_id].path.stat().st_size for x in labels if x.run_id in ledgers)
         viewer = "embed" if size <= EMBED_LIMIT_BYTES else "link"
     trajectories: str | None = None
-    stale = out_dir / TRAJECTORIES_FILE
     if viewer == "link":
         trajectories = TRAJECTORIES_FILE
         _write(out_dir / TRAJECTORIES_FILE, trajectories_page(labels, viewer_html))
-    elif stale.exists():
-        stale.unlink()
     models: dict[str, str] = {}
     for label in labels:
         configuration = label.configuration or label.agent

@@ -8,6 +8,8 @@ Reads ``RUNDIR/labels.jsonl`` (from ``sscbench reconstruct``), computes the §7 
 from __future__ import annotations
 
 import argparse
+import sys
+import warnings
 from pathlib import Path
 from typing import Any, cast
 
@@ -17,6 +19,8 @@ from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_labels
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.runs.ledger import TruncatedLineWarning
+from sscbench.user_files import check_output_dir, validation_problem
 
 LABELS_FILE = "labels.jsonl"
 SCHEDULE_FILE = "schedule.jsonl"
@@ -55,13 +59,28 @@ def register(sub: Any) -> None:
 def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResult:
     if args.analysis is not None:
         try:
-            return AnalysisResult.model_validate_json(args.analysis.read_text(encoding="utf-8"))
-        except (OSError, ValidationError) as exc:
-            raise ConfigError(f"{args.analysis}: not a readable analysis result ({exc})") from exc
+            text = args.analysis.read_bytes().decode("utf-8")
+            return AnalysisResult.model_validate_json(text)
+        except OSError as exc:
+            raise ConfigError(f"cannot read --analysis {args.analysis}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{args.analysis}: not valid UTF-8 (byte {exc.start}); give the analysis.json "
+                "a previous `sscbench report` wrote"
+            ) from None
+        except ValidationError as exc:
+            raise ConfigError(
+                f"{args.analysis}: not an analysis result ({validation_problem(exc)}); give "
+                "the analysis.json a previous `sscbench report` wrote"
+            ) from None
     from sscbench.analysis.quantities import analyze
     from sscbench.witnesses.caseset import load_case_set
 
-    schedule = read_schedule(args.rundir / SCHEDULE_FILE)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TruncatedLineWarning)
+        schedule = read_schedule(args.rundir / SCHEDULE_FILE)
+    for warning in caught:  # a crash cut the last line: say so in one line, carry on
+        print(f"warning: {warning.message}", file=sys.stderr)
     return analyze(
         labels,
         load_case_set(args.cases),
@@ -75,7 +94,10 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
 
 def handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
-    from sscbench.analysis.report import write_report  # matplotlib: only when used
+    from sscbench.analysis.report import (  # matplotlib: only when used
+        check_report_dir,
+        write_report,
+    )
 
     root: Path = args.rundir
     if not root.is_dir():
@@ -83,9 +105,15 @@ def handle(args: argparse.Namespace) -> int:
     labels_path: Path = args.labels or root / LABELS_FILE
     if not labels_path.is_file():
         raise ConfigError(f"{labels_path} not found; run `sscbench reconstruct {root}` first")
-    labels = read_labels(labels_path)
-    result = _analysis(args, labels)
     out: Path = args.out or root / REPORT_DIR
+    check_output_dir(out, "--out")
+    check_report_dir(out)
+    labels = read_labels(labels_path)
+    if not labels:
+        raise ConfigError(
+            f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
+        )
+    result = _analysis(args, labels)
     files = write_report(result, labels, root, out, viewer=args.viewer)
     for problem in files.problems:
         print(f"warning: {problem}")
