@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +14,12 @@ from rich.table import Table
 
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
-from sscbench.reconstruct.label import label_dir
+from sscbench.reconstruct.label import label_dir_or_skip
+from sscbench.reconstruct.labels import RunLabels
 from sscbench.reconstruct.llm_classifier import LLMClassifier
 from sscbench.reconstruct.summary import summary_table
 from sscbench.reconstruct.validate import QUANTITIES, validate_dir
+from sscbench.user_files import check_output_file
 
 LABELS_FILE = "labels.jsonl"
 CLASSIFIER_CALLS_FILE = "classifier_calls.jsonl"
@@ -60,23 +65,31 @@ def handle(args: argparse.Namespace) -> int:
     root: Path = args.rundir
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")
+    out: Path = args.out or root / LABELS_FILE
+    check_output_file(out, "--out")
     classifier = _classifier(args) if args.classifier == "llm" else None
-    labels = label_dir(root, classifier)
+    labels, problems = label_dir_or_skip(root, classifier)
+    if not labels and not problems:
+        raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
+    validation = validate_dir(root, labels) if args.validate else None
     if classifier is not None:
         with (root / CLASSIFIER_CALLS_FILE).open("a", encoding="utf-8") as fh:
             for call in classifier.provider_calls:
                 fh.write(call.model_dump_json() + "\n")
-    out: Path = args.out or root / LABELS_FILE
-    tmp = out.with_suffix(".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for label in labels:
-            fh.write(label.model_dump_json() + "\n")
-    tmp.replace(out)
+    _write_labels(out, labels)  # only once everything is computed
     console = Console(soft_wrap=True, width=140)
     table = summary_table(labels, f"{len(labels)} runs → {out}")
     console.print(table)
-    if args.validate:
-        agreement, runs = validate_dir(root, labels)
+    for problem in problems:
+        print(f"warning: not labelled: {problem}", file=sys.stderr)
+    if problems:
+        print(
+            f"{len(problems)} run(s) not labelled (left out of {out}; the report counts them "
+            "missing)",
+            file=sys.stderr,
+        )
+    if validation is not None:
+        agreement, runs = validation
         check = Table(title=f"agreement with scripted ground truth ({runs} faulted scripted runs)")
         for column in ("quantity", "agree", "compared", "undecidable"):
             check.add_column(column)
@@ -92,5 +105,18 @@ def handle(args: argparse.Namespace) -> int:
             console.print(
                 f"[red]mismatch[/red] {run_id} {quantity}: reconstructed {ours}, truth {truth}"
             )
-        return 1 if agreement.mismatches else 0
-    return 0
+        return 1 if agreement.mismatches or problems else 0
+    return 1 if problems else 0
+
+
+def _write_labels(out: Path, labels: list[RunLabels]) -> None:
+    """Write the labels file whole or not at all: a temporary sibling renamed over it."""
+    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.absolute().parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for label in labels:
+                fh.write(label.model_dump_json() + "\n")
+        os.replace(name, out)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise

@@ -13,8 +13,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from sscbench.envs.domain import DOMAINS
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.refutation import get_relation
 
 
 def dump_contract(contract: FaultContract) -> str:
@@ -57,6 +59,8 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
     """Parse and validate contract YAML; raise :class:`ConfigError` naming source:line."""
     try:
         data = yaml.safe_load(text)
+    except RecursionError:
+        raise ConfigError(f"{source}:1: nested too deeply to be a contract") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
@@ -72,14 +76,35 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
         loc = tuple(first["loc"])
         line = _line_of(yaml.compose(text), loc)
         where = ".".join(str(p) for p in loc) or "(top level)"
-        raise ConfigError(f"{source}:{line}: {where}: {first['msg']}") from exc
+        raise ConfigError(f"{source}:{line}: {where}: {first['msg']}") from None
+
+
+def check_runnable(contract: FaultContract, source: str) -> None:
+    """Refuse a contract this installation cannot run or label: an unknown domain, or a
+    refutation relation no installed package registers (it would run, then block
+    ``reconstruct``)."""
+    if contract.domain not in DOMAINS:
+        raise ConfigError(
+            f"{source}: domain: unknown domain {contract.domain!r}; choose one of "
+            f"{', '.join(DOMAINS)}"
+        )
+    try:
+        get_relation(contract.refutation.relation)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: refutation.relation: {exc}") from None
 
 
 def load_contract(path: Path | str) -> FaultContract:
-    """Read a contract file."""
+    """Read a contract file and check that it can run here (:func:`check_runnable`)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read contract {path}: {exc.strerror}") from exc
-    return parse_contract(text, str(path))
+        raise ConfigError(f"cannot read contract {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); a contract is a YAML text file"
+        ) from None
+    contract = parse_contract(text, str(path))
+    check_runnable(contract, str(path))
+    return contract

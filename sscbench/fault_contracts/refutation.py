@@ -48,8 +48,14 @@ Relation = Callable[[FaultContract, History], Arrival]
 RELATIONS: Registry[Relation] = Registry("refutation relation", group="sscbench.relations")
 
 
-def refutation_arrival(contract: FaultContract, history: History) -> Arrival:
-    """Apply the contract's refutation relation to a history."""
+def get_relation(name: str) -> Relation:
+    """The registered relation ``name`` (built-ins and plugins), or a :class:`ConfigError`
+    listing the known ones."""
     import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-ins)
 
-    return RELATIONS.get(contract.refutation.relation)(contract, history)
+    return RELATIONS.get(name)
+
+
+def refutation_arrival(contract: FaultContract, history: History) -> Arrival:
+    """Apply the contract's refutation relation to a history."""
+    return get_relation(contract.refutation.relation)(contract, history)

@@ -12,9 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
+from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import History, arguments_match
-from sscbench.fault_contracts.refutation import refutation_arrival
+from sscbench.fault_contracts.refutation import get_relation, refutation_arrival
 from sscbench.json_paths import get_path
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
@@ -22,6 +25,7 @@ from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, Us
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.runs.events import AgentMessage, AgentToolCall
 from sscbench.runs.ledger import Ledger, iter_jsonl, read_ledger
+from sscbench.user_files import validation_problem
 
 _MISSING = object()
 
@@ -147,7 +151,7 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
     h = ledger.header
     if h.fault is None:
         return _clean(ledger)
-    contract = FaultContract.model_validate(h.fault)
+    contract = _contract(run_dir / LEDGER_FILE, h.fault)
     history = History(ledger.events)
     base: dict[str, Any] = {
         "run_id": h.run_id,
@@ -274,10 +278,50 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     return final.pop() if len(final) == 1 else "undecidable"
 
 
-def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:
-    """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
+def _contract(ledger_path: Path, fault: dict[str, Any]) -> FaultContract:
+    """The header's contract, or a :class:`ConfigError` naming the ledger when it is not a
+    valid contract or names a refutation relation this installation does not have (a
+    plugin not installed here)."""
+    try:
+        contract = FaultContract.model_validate(fault)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{ledger_path}: the header's fault is not a valid contract ({validation_problem(exc)})"
+        ) from None
+    try:
+        get_relation(contract.refutation.relation)
+    except ConfigError as exc:
+        raise ConfigError(
+            f"{ledger_path}: {exc} (install the plugin that provides it to label this run)"
+        ) from None
+    return contract
+
+
+def _run_dirs(root: Path) -> list[Path]:
     return [
-        label_run(ledger_path.parent, classifier)
+        ledger_path.parent
         for ledger_path in sorted(root.rglob(LEDGER_FILE))
         if ".incomplete-" not in ledger_path.parent.name
     ]
+
+
+def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:
+    """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
+    return [label_run(run_dir, classifier) for run_dir in _run_dirs(root)]
+
+
+def label_dir_or_skip(
+    root: Path, classifier: EventClassifier | None = None
+) -> tuple[list[RunLabels], list[str]]:
+    """Like :func:`label_dir`, but a run whose contract cannot be applied is skipped and
+    listed as a one-line problem: one such run must not keep the others from being
+    labelled. An unreadable ledger still stops everything (it is not a run's property but
+    a damaged file, named by :class:`LedgerError`)."""
+    labels: list[RunLabels] = []
+    problems: list[str] = []
+    for run_dir in _run_dirs(root):
+        try:
+            labels.append(label_run(run_dir, classifier))
+        except ConfigError as exc:
+            problems.append(str(exc))
+    return labels, problems
