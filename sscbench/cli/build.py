@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sscbench.user_files import check_output_dir
 from sscbench.witnesses.record import SearchLimits
 
 
@@ -46,6 +47,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.cases.semantic_review import review_outcome
     from sscbench.witnesses.build import build_case_set  # heavy: operators and τ²
 
+    check_output_dir(args.out, "--out")
     console = Console(stderr=True, soft_wrap=True, width=120)
 
     table = Table(title=f"case set {args.out}")

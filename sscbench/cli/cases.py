@@ -14,6 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from sscbench.user_files import check_output_dir
+
 
 def register(sub: Any) -> None:
     """Add ``cases sheet`` and ``cases decide``."""
@@ -38,6 +40,7 @@ def handle_sheet(args: argparse.Namespace) -> int:
     from sscbench.cases.semantic_review import write_sheet
     from sscbench.witnesses.caseset import load_case_set
 
+    check_output_dir(args.out, "--out")
     case_set = load_case_set(args.cases)
     only = None
     if args.unreviewed:

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
+from sscbench.user_files import check_output_dir
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -110,6 +111,17 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     from sscbench.review.compare import compare_with_reference
 
     out: Path = args.out or args.rundir / "oracle_eval"
+    # Everything a user typed is checked before the first output line or file.
+    if not args.rundir.is_dir():
+        raise ConfigError(f"{args.rundir} is not a directory of runs")
+    for clean_dir in args.clean:
+        if not clean_dir.is_dir():
+            raise ConfigError(f"--clean {clean_dir} is not a directory of runs")
+    check_output_dir(out, "--out")
+    names = args.oracle or oracle_names()
+    settings = [oracle_setting(name) for name in names]
+    judge_params = _judge_params(args.judge_param, out)
+    labels = {x.run_id: x for x in _labels(args.rundir)}
     console = Console(soft_wrap=True, width=180)
     started = time.perf_counter()
     items, kind = build_items(args.rundir, args.reference, args.clean)
@@ -126,7 +138,6 @@ def handle_evaluate(args: argparse.Namespace) -> int:
                 else " (no packet has an accepted label yet: see `sscbench review agree`)"
             )
         )
-    labels = {x.run_id: x for x in _labels(args.rundir)}
     if kind == "truth":
         comparison = compare_with_reference(truth_references(args.rundir, labels), labels)
     else:
@@ -135,10 +146,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
     console.print(comparison_table(record, f"automatic labels vs {kind} reference (Table III(b))"))
-    names = args.oracle or oracle_names()
-    judge_params = _judge_params(args.judge_param, out)
     results: list[OracleResult] = []
-    settings = [oracle_setting(name) for name in names]
     console.print(settings_table(names, settings))
     for name, setting in zip(names, settings, strict=True):
         try:

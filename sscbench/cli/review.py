@@ -11,6 +11,7 @@ from rich.console import Console
 from sscbench.errors import ConfigError
 from sscbench.review.access import DEFAULT_URL
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
+from sscbench.user_files import check_output_dir
 
 WILDCARD = {"0.0.0.0", "::", ""}
 
@@ -81,6 +82,7 @@ def handle_export(args: argparse.Namespace) -> int:
     """Sample, mask, write; print where things went (no per-packet details)."""
     from sscbench.review.export import export_review
 
+    check_output_dir(args.out, "--out")
     result = export_review(
         args.rundir,
         args.out,

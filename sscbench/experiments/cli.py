@@ -13,11 +13,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.errors import ConfigError
 from sscbench.experiments.load import load_experiment
 from sscbench.experiments.progress import ExperimentProgress
 from sscbench.experiments.session import SessionResult, run_experiment
 from sscbench.experiments.status import STATUS_FILE
+from sscbench.user_files import check_output_dir
 
 CAUSES = ("gated", "clean_missing", "budget", "provider_error", "harness_error")
 HEADERS = (
@@ -53,8 +53,7 @@ def handle(args: argparse.Namespace) -> int:
     """Validate the experiment file, run or resume it, print what happened."""
     config: Path = args.config
     out: Path = args.out
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"--out {out} exists and is not a directory")
+    check_output_dir(out, "--out")  # before anything runs: a file or read-only place
     experiment = load_experiment(config)
     console = Console(stderr=True, soft_wrap=True)
     for warning in experiment.warnings:

@@ -83,6 +83,9 @@ def read_source(path: Path) -> tuple[Any, KeyLines]:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-            raise ConfigError(f"{where}: invalid YAML: {exc}") from None
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise ConfigError(f"{where}: invalid YAML: {problem}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: invalid YAML: nested too deeply") from None
         return data, yaml_key_lines(text)
     raise ConfigError(f"{path}: experiment files are .toml, .yaml or .yml")

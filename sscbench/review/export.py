@@ -69,12 +69,11 @@ class ExportResult:
 
 
 def read_run_labels(path: Path) -> list[RunLabels]:
-    """A ``labels.jsonl`` written by ``sscbench reconstruct``."""
-    return [
-        RunLabels.model_validate_json(line)
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    """A ``labels.jsonl`` written by ``sscbench reconstruct`` (a bad line is one
+    :class:`ConfigError` naming it, as everywhere labels are read)."""
+    from sscbench.analysis.population import read_labels
+
+    return read_labels(path)
 
 
 def run_dirs_by_id(root: Path) -> dict[str, Path]:

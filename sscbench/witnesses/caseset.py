@@ -15,11 +15,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import parse_contract
+from sscbench.user_files import validation_problem
 from sscbench.witnesses.record import Witness
 
 MANIFEST = "manifest.json"
@@ -124,9 +125,14 @@ def _load(root: Path) -> CaseSet:
             f"{root} is not a case set: {MANIFEST} is missing (build one with `sscbench build`)"
         )
     try:
-        manifest = Manifest.model_validate_json(manifest_path.read_text(encoding="utf-8"))
-    except ValueError as exc:
-        raise ConfigError(f"{manifest_path}: not a valid manifest ({exc})") from exc
+        manifest = Manifest.model_validate_json(manifest_path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{manifest_path}: not valid UTF-8 (byte {exc.start})") from None
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{manifest_path}: not a valid manifest ({validation_problem(exc)}); rebuild the "
+            "case set with `sscbench build`"
+        ) from None
     cases = []
     for entry in manifest.cases:
         contract_bytes = (root / entry.contract).read_bytes()
