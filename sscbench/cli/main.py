@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from sscbench import __version__
+from sscbench.cli import audit as audit_cmd
 from sscbench.cli import build as build_cmd
 from sscbench.cli import cases as cases_cmd
 from sscbench.cli import demo as demo_cmd
@@ -15,6 +16,7 @@ from sscbench.cli import operators as operators_cmd
 from sscbench.cli import oracles as oracles_cmd
 from sscbench.cli import reconstruct as reconstruct_cmd
 from sscbench.cli import report as report_cmd
+from sscbench.cli import rescore as rescore_cmd
 from sscbench.cli import review as review_cmd
 from sscbench.cli import run as run_cmd
 from sscbench.cli import show as show_cmd
@@ -45,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
         report_cmd,
         review_cmd,
         oracles_cmd,
+        audit_cmd, rescore_cmd,
     ):
         module.register(sub)
     return parser

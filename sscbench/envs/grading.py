@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Protocol
 
 from sscbench.envs.calls import ToolCall
-from sscbench.envs.domain import load_domain
+from sscbench.envs.domain import Domain, load_domain
 from sscbench.envs.environment import EpisodeEnvironment
 from sscbench.envs.tau2_runtime import tau2_version
 
@@ -87,13 +87,60 @@ def communicated(required: Iterable[str], agent_texts: Iterable[str]) -> bool:
     return all(any(info.lower() in t for t in texts) for info in required)
 
 
-def grade(env: EpisodeEnvironment, task: Any, agent_texts: Iterable[str]) -> Grade:
-    """Grade an episode on its live state and the agent's messages (read-only)."""
-    final = env.state_hash()
+def required_outputs(task: Any) -> list[str]:
+    """The strings a task requires the agent to communicate (τ²'s ``communicate_info``)."""
     criteria = task.evaluation_criteria
-    required = (criteria.communicate_info or []) if criteria is not None else []
-    return Grade(
-        db_match=final == gold_hashes(env.domain.name)[task.id],
-        communicate_ok=communicated(required, agent_texts),
-        final_state_hash=final,
-    )
+    return list(criteria.communicate_info or []) if criteria is not None else []
+
+
+class GradedState(Protocol):
+    """What a grader reads of an episode: its domain and its live state hash, nothing else.
+
+    Narrow on purpose, so that the grader audit (:mod:`sscbench.audit`) can hand the grader
+    a probed view of a live episode and see every read it makes.
+    """
+
+    @property
+    def domain(self) -> Domain: ...
+
+    def state_hash(self) -> str: ...
+
+
+class Grader(Protocol):
+    """The grading interface: a name for reports and one read-only call per episode."""
+
+    name: str
+
+    def grade(self, env: GradedState, task: Any, agent_texts: Iterable[str]) -> Grade: ...
+
+
+class LiveStateGrader:
+    """SSCBench's grader: live state hash against the gold hash, plus the communicate rule.
+
+    ``agent_texts`` must be the agent's own messages only (user and tool text never counts
+    as communicated), and runs that ended in a harness error are never handed to it.
+    """
+
+    name = "sscbench.envs.grading.LiveStateGrader"
+
+    def reference_hash(self, domain: str, task_id: str) -> str:
+        """The gold final state hash of a task (a lookup; nothing is replayed here)."""
+        return gold_hashes(domain)[task_id]
+
+    def grade(self, env: GradedState, task: Any, agent_texts: Iterable[str]) -> Grade:
+        """Grade an episode on its live state and the agent's messages (read-only)."""
+        final = env.state_hash()
+        return Grade(
+            db_match=final == self.reference_hash(env.domain.name, task.id),
+            communicate_ok=communicated(required_outputs(task), agent_texts),
+            final_state_hash=final,
+        )
+
+
+GRADER = LiveStateGrader()
+"""The grader every SSCBench run uses."""
+
+
+def grade(env: GradedState, task: Any, agent_texts: Iterable[str]) -> Grade:
+    """Grade an episode on its live state and the agent's messages (read-only)."""
+    return GRADER.grade(env, task, agent_texts)

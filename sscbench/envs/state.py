@@ -189,6 +189,13 @@ class EpisodeState:
 
     def state_hash(self) -> str:
         """Hash of the full state in O(entities this episode owns or created)."""
+        return _combine(self._collection_sums())
+
+    def component_digests(self) -> dict[str, str]:
+        """One digest per collection, so a comparison can say which component differs."""
+        return {name: f"{total:064x}" for name, total in self._collection_sums().items()}
+
+    def _collection_sums(self) -> dict[str, int]:
         base = _base_digests(self.domain.name)
         sums = dict(base.sums)
         changed: dict[str, set[str]] = {}
@@ -209,7 +216,7 @@ class EpisodeState:
                 if key in coll:
                     total += _term(name, key, entity_digest(coll[key]))
             sums[name] = total % _MOD
-        return _combine(sums)
+        return sums
 
     def snapshot(self) -> dict[str, dict[str, Any]]:
         """The full state as plain JSON-ready data (collections → key → entity)."""
