@@ -103,3 +103,143 @@ def test_communicate_rule_matches_tau2() -> None:
             [AssistantMessage(role="assistant", content=m) for m in messages], required
         )
         assert ours == all(c.met for c in theirs), required
+
+
+# -- grading tests that can fail: faulted runs, say-without-write, the survivors ---------
+BAGS_CASE = "write_effect/airline/12/4"  # update_reservation_baggages YAX4DR suppressed
+
+
+class Scripted:
+    """An agent that runs fixed turns, then says goodbye; optionally raises at the end."""
+
+    def __init__(self, turns: list[AgentTurn], *, crash: bool = False) -> None:
+        self.spec = ParticipantSpec(name="test:scripted-turns")
+        self._turns = list(turns)
+        self._crash = crash
+
+    def start(self, ctx: EpisodeContext) -> None:
+        pass
+
+    def next_turn(self, history: Sequence[VisibleEvent]) -> AgentTurn:
+        if self._turns:
+            return self._turns.pop(0)
+        if self._crash:
+            raise RuntimeError("agent bug after its writes")
+        return AgentTurn(text="Thank you, goodbye. Anything else?")
+
+
+class Echo:
+    """A user who states the required output in its own words, then stops."""
+
+    def __init__(self, text: str) -> None:
+        self.spec = ParticipantSpec(name="test:echo")
+        self._said = False
+        self._text = text
+
+    def start(self, ctx: EpisodeContext) -> None:
+        pass
+
+    def next_message(self, history: Sequence[VisibleEvent]) -> str:
+        if self._said:
+            return "Thanks. ###STOP###"
+        self._said = True
+        return self._text
+
+
+def _gold_turn(domain: str, task_id: str) -> AgentTurn:
+    actions = load_domain(domain).task(task_id).evaluation_criteria.actions
+    calls = tuple(
+        ToolCall(id=f"c{i}", name=a.name, arguments=dict(a.arguments))
+        for i, a in enumerate(actions)
+    )
+    return AgentTurn(tool_calls=calls)
+
+
+def _case(case_id: str):  # type: ignore[no-untyped-def]
+    from sscbench.witnesses.caseset import load_case_set
+
+    return next(c.contract for c in load_case_set(None).cases if c.entry.case_id == case_id)
+
+
+def _run_case(agent: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    from sscbench.fault_contracts.injection import ContractIntervention
+
+    contract = _case(BAGS_CASE)
+    task = load_domain("airline").task(contract.task_id)
+    env = EpisodeEnvironment.open("airline", task, ContractIntervention(contract))
+    end = run_episode(
+        EpisodeSpec(domain="airline", task_id=contract.task_id, fault=contract.model_dump()),
+        make_agent(agent),
+        make_user("scripted"),
+        tmp_path / agent,
+        run_id=agent,
+        env=env,
+    )
+    return end, env, task
+
+
+def test_hasty_trusting_a_suppressed_write_is_not_solved_and_careful_is(tmp_path: Path) -> None:
+    hasty, _, _ = _run_case("scripted:hasty", tmp_path)
+    careful, _, _ = _run_case("scripted:careful", tmp_path)
+    assert (hasty.termination, hasty.success, hasty.db_match) == ("user_stop", False, False)
+    assert careful.success and careful.db_match
+
+
+def test_invariants_hold_on_a_faulted_run_where_live_state_differs_from_gold_and_replay(
+    tmp_path: Path,
+) -> None:
+    end, env, task = _run_case("scripted:hasty", tmp_path)
+    gold = gold_hashes("airline")[task.id]
+    ledger = read_ledger(tmp_path / "scripted:hasty" / "ledger.jsonl")
+    replay = EpisodeEnvironment.open("airline", task)  # a clean replay, without the fault
+    for e in ledger.events:
+        if e.kind == "tool_call":
+            replay.execute(ToolCall(id=e.call_id, name=e.name, arguments=e.arguments), e.step)
+    live = env.state_hash()
+    # The suppressed write left no trace live; a clean replay applies it and looks solved.
+    assert live != gold and replay.state_hash() == gold
+    assert live == end.final_state_hash  # INV-5: the environment keeps the agent's state
+    texts = [e.content for e in ledger.events if isinstance(e, AgentMessage)]
+    verdicts = {grade(env, task, texts) for _ in range(2)}
+    assert env.state_hash() == live  # INV-1
+    assert len(verdicts) == 1 and not verdicts.pop().db_match  # INV-2, graded on live state
+
+
+def test_saying_the_required_output_without_the_write_is_not_solved(tmp_path: Path) -> None:
+    task = load_domain("airline").task("11")  # one write; must say 5244
+    (info,) = task.evaluation_criteria.communicate_info
+    end = run_episode(
+        EpisodeSpec(domain="airline", task_id="11"),
+        Scripted([AgentTurn(text=f"Done: your reservation is updated; you pay {info}.")]),
+        make_user("scripted"),
+        tmp_path / "r",
+        run_id="r",
+    )
+    assert (end.communicate_ok, end.db_match, end.success) == (True, False, False)
+
+
+def test_user_and_tool_text_are_not_communicated_by_the_agent(tmp_path: Path) -> None:
+    task = load_domain("airline").task("11")
+    (info,) = task.evaluation_criteria.communicate_info
+    end = run_episode(
+        EpisodeSpec(domain="airline", task_id="11"),
+        Scripted([_gold_turn("airline", "11")]),  # the write's payload shows 5244
+        Echo(f"I was told the difference is ${info}."),
+        tmp_path / "r",
+        run_id="r",
+    )
+    ledger = read_ledger(tmp_path / "r" / "ledger.jsonl")
+    assert any(info in e.content for e in ledger.events if e.kind == "tool_observation")
+    assert (end.db_match, end.communicate_ok, end.success) == (True, False, False)
+
+
+def test_a_harness_error_run_is_never_graded(tmp_path: Path) -> None:
+    end = run_episode(
+        EpisodeSpec(domain="airline", task_id="12"),
+        Scripted([_gold_turn("airline", "12")], crash=True),
+        make_user("scripted"),
+        tmp_path / "r",
+        run_id="r",
+    )
+    assert end.termination == "harness_error"
+    assert (end.success, end.db_match, end.communicate_ok, end.final_state_hash) == (None,) * 4
