@@ -28,7 +28,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.operators import get_operator, operator_names
 from sscbench.operators.screen import screen
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.runner import run_id_for
+from sscbench.runs.layout import run_id_for
 from sscbench.users import make_user
 from sscbench.witnesses.build import build_case_set
 from sscbench.witnesses.caseset import load_case_set

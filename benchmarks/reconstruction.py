@@ -38,9 +38,9 @@ from typing import Any
 
 from sscbench.accuracy.items import read_items
 from sscbench.accuracy.score import Reference, Scores, Tally, score_items, score_runs
+from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.validate import ground_truth
-from sscbench.runs.cases import run_cases
 from sscbench.witnesses.caseset import load_case_set
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +85,7 @@ def scripted(seeds: int, phrasing: str | None) -> tuple[Scores, dict[str, float]
     scores = Scores()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        run_cases(case_set, AGENTS, out, seeds=range(seeds), agent_params=params)
+        run_case_set(case_set, AGENTS, out, seeds=range(seeds), agent_params=params)
         started = time.perf_counter()
         labels = label_dir(out)
         elapsed = time.perf_counter() - started

@@ -436,7 +436,7 @@ def ours_round(variant: str, tasks: tuple[Any, ...], root: Path, tag: str) -> di
     """One pass of ``run_episode`` over ``tasks`` (agent/user construction included)."""
     from sscbench.agents import make_agent
     from sscbench.runs.episode import EpisodeSpec, run_episode
-    from sscbench.runs.runner import run_id_for
+    from sscbench.runs.layout import run_id_for
     from sscbench.users import make_user
 
     agent_name = f"scripted:{variant}"

@@ -3,7 +3,8 @@
 Injected faults are data (never exceptions). Errors the model should see become tool
 error observations inside :mod:`sscbench.envs`. Everything here is for the *harness*:
 bad input from a user (:class:`ConfigError`), a bug or broken invariant in SSCBench
-itself (:class:`HarnessError`) and unreadable ledgers (:class:`LedgerError`).
+itself (:class:`HarnessError`), unreadable ledgers (:class:`LedgerError`) and an external
+service — a model provider — that gave no usable reply (:class:`ServiceError`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,11 @@ class ConfigError(SSCBenchError):
 
 class HarnessError(SSCBenchError):
     """A bug or broken invariant inside the harness; the run fails visibly."""
+
+
+class ServiceError(SSCBenchError):
+    """An external service (a model provider) gave no usable reply; transient by nature,
+    so a run it ended is retried by the next invocation."""
 
 
 class LedgerError(SSCBenchError):

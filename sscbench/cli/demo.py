@@ -20,12 +20,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.cli.reconstruct import LABELS_FILE
+from sscbench.errors import ConfigError
 
 EVAL_DIR = "oracle_eval"
 
 if TYPE_CHECKING:
+    from sscbench.experiments.status import RunRecord
     from sscbench.oracles.validation import TruthValidation
-    from sscbench.runs.runner import EpisodeOutcome
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
 CONTROLS_PER_OPERATOR = 10
@@ -46,14 +47,16 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
+    from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
-    from sscbench.runs.cases import control_tasks, run_cases, run_clean_controls
     from sscbench.witnesses.caseset import load_case_set
 
     console = Console(stderr=True, soft_wrap=True, width=140)
     case_set = load_case_set(args.cases)
+    if args.seeds < 1:
+        raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
     seeds = range(args.seeds)
     controls = control_tasks(case_set, CONTROLS_PER_OPERATOR)
     clean_dir = args.out.with_name(f"{args.out.name}-clean")
@@ -72,13 +75,13 @@ def handle(args: argparse.Namespace) -> int:
             f"{case_set.manifest.name} × {len(DEMO_AGENTS)} agents", total=total
         )
 
-        def done(outcome: EpisodeOutcome) -> None:
+        def done(record: RunRecord, ran: bool) -> None:
             nonlocal failed
-            failed += outcome.end.termination == "harness_error"
+            failed += record.failed
             progress.advance(bar)
 
-        run_cases(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_done=done)
-        run_clean_controls(controls, "scripted:gold", clean_dir, on_done=done)
+        run_case_set(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_record=done)
+        run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
     labels = label_dir(args.out)
     with (args.out / LABELS_FILE).open("w", encoding="utf-8") as fh:
         for label in labels:

@@ -1,22 +1,31 @@
-"""``sscbench run``: run clean τ² tasks with an agent and a user, one ledger per run."""
+"""``sscbench run``: run clean τ² tasks or a fault case with an agent and a user, one
+ledger per run — through the same executor as experiment files (one resume rule: a
+finished run is kept, a failed or unfinished one is run again)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.cli.params import parse_params
+from sscbench.envs import load_domain
+from sscbench.envs.task_spec import parse_task_spec
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import load_contract
 from sscbench.fault_contracts.variants import VARIANTS
 from sscbench.operators.variants import vary
-from sscbench.runs.runner import EpisodeOutcome, plan_batch, run_batch
+from sscbench.runs.layout import check_writable
 from sscbench.witnesses.caseset import load_case_set
+
+if TYPE_CHECKING:
+    from sscbench.experiments.load import Experiment
+    from sscbench.experiments.plan import ScheduledRun
+    from sscbench.experiments.status import RunRecord
 
 
 def _seeds(text: str) -> tuple[int, ...]:
@@ -63,6 +72,9 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
     p.add_argument(
+        "--concurrency", type=int, default=1, help="episodes at once (LLM agents: raise it)"
+    )
+    p.add_argument(
         "--contract", type=Path, help="a fault contract file: run its case with the fault injected"
     )
     p.add_argument("--case", help="a case id of the case set: run it with its fault injected")
@@ -87,7 +99,7 @@ def _case_contract(case_id: str, root: Path | None) -> FaultContract:
 
 
 def handle(args: argparse.Namespace) -> int:
-    """Validate, run the batch with a progress bar, print a summary."""
+    """Validate, hand the runs to the executor with a progress bar, print a summary."""
     if args.config is not None:
         if args.contract is not None or args.case is not None or args.domain or args.variant:
             raise ConfigError(
@@ -97,6 +109,8 @@ def handle(args: argparse.Namespace) -> int:
         from sscbench.experiments.cli import handle as run_experiment_file
 
         return run_experiment_file(args)
+    from sscbench.experiments.inline import clean_runs, command_line_experiment, fault_runs
+
     contract: FaultContract | None = None
     if args.contract is not None and args.case is not None:
         raise ConfigError("give either --contract or --case, not both")
@@ -111,21 +125,36 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError("--variant needs --contract or --case")
     elif args.domain is None:
         raise ConfigError("give --domain (airline or retail), --contract FILE or --case ID")
-    plan = plan_batch(
-        domain=args.domain or "",
-        tasks=args.tasks,
-        agent=args.agent,
-        user=args.user,
-        out=args.out,
+    if args.max_steps < 1:
+        raise ConfigError(f"--max-steps must be at least 1, got {args.max_steps}")
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency must be at least 1, got {args.concurrency}")
+    experiment = command_line_experiment(
+        "sscbench run",
+        [(args.agent, parse_params(args.agent_param, "--agent-param", numbers=True))],
         seeds=args.seed,
-        max_steps=args.max_steps,
-        agent_params=parse_params(args.agent_param, "--agent-param", numbers=True),
-        contract=contract,
+        user=args.user,
         user_params=parse_params(args.user_param, "--user-param", numbers=True),
+        concurrency=args.concurrency,
     )
+    if contract is not None:
+        runs = fault_runs(experiment, [contract], args.max_steps)
+        label = contract.contract_id
+    else:
+        load_domain(args.domain)
+        tasks = [(args.domain, t) for t in parse_task_spec(args.domain, args.tasks)]
+        runs = clean_runs(experiment, tasks, args.max_steps)
+        label = args.domain
+    check_writable(args.out)
+    for warning in experiment.warnings:
+        Console(stderr=True).print(f"[yellow]warning:[/yellow] {warning}")
+    return _run(experiment, runs, args.out, f"{label} × {args.agent}")
+
+
+def _run(experiment: Experiment, runs: list[ScheduledRun], out: Path, label: str) -> int:
+    from sscbench.experiments.session import run_experiment
 
     console = Console(stderr=True, soft_wrap=True)
-    total = len(plan.task_ids) * len(plan.seeds)
     counts = {"solved": 0, "unsolved": 0, "failed": 0, "skipped": 0}
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -136,28 +165,26 @@ def handle(args: argparse.Namespace) -> int:
         console=console,
         transient=True,
     ) as progress:
-        label = plan.contract.contract_id if plan.contract else plan.domain
-        bar = progress.add_task(f"{label} × {plan.agent}", total=total, status="")
+        bar = progress.add_task(label, total=len(runs), status="")
 
-        def done(outcome: EpisodeOutcome) -> None:
-            if outcome.skipped:
-                counts["skipped"] += 1
-            if outcome.end.termination == "harness_error":
+        def done(record: RunRecord, ran: bool) -> None:
+            counts["skipped"] += not ran
+            if record.failed:
                 counts["failed"] += 1
-            elif outcome.end.success:
+            elif record.success:
                 counts["solved"] += 1
             else:
                 counts["unsolved"] += 1
             status = " ".join(f"{k} {v}" for k, v in counts.items())
             progress.update(bar, advance=1, status=status)
 
-        outcomes = run_batch(plan, on_done=done)
+        result = run_experiment(experiment, out, runs=runs, on_record=done)
     console.print(
-        f"{len(outcomes)} runs in {plan.out}: {counts['solved']} solved, {counts['unsolved']} "
-        f"not solved, {counts['failed']} failed (harness error), {counts['skipped']} already done"
+        f"{len(result.records)} runs in {out}: {counts['solved']} solved, {counts['unsolved']} "
+        f"not solved, {counts['failed']} failed, {counts['skipped']} already done"
     )
-    for outcome in outcomes:
-        if outcome.end.termination == "harness_error":
-            last = (outcome.end.error or "").strip().splitlines()[-1:]
-            console.print(f"[red]failed[/red] {outcome.run_id}: {' '.join(last)}")
-    return 1 if counts["failed"] else 0
+    for record in result.failed:
+        console.print(f"[red]failed[/red] {record.run_id}: {record.cause}: {record.detail}")
+    if result.failed:
+        console.print("failed runs are run again by the next invocation of the same command")
+    return 1 if result.failed else 0

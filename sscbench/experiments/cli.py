@@ -19,7 +19,7 @@ from sscbench.experiments.session import SessionResult, run_experiment
 from sscbench.experiments.status import STATUS_FILE
 from sscbench.user_files import check_output_dir
 
-CAUSES = ("gated", "clean_missing", "budget", "provider_error", "harness_error")
+CAUSES = ("gated", "clean_missing", "budget", "provider_error", "config_error", "harness_error")
 HEADERS = (
     "config",
     "clean solved/run",
@@ -28,6 +28,7 @@ HEADERS = (
     "no clean",
     "budget",
     "provider err",
+    "config err",
     "harness err",
 )
 

@@ -23,13 +23,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sscbench.experiments.budget import Budget, CallCost, run_cost
-from sscbench.experiments.execute import clear_stale, execute_run, finished_run, prewarm
+from sscbench.experiments.execute import (
+    clear_stale,
+    execute_run,
+    finished_run,
+    ledger_digest,
+    prewarm,
+)
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import RunKey, ScheduledRun
 from sscbench.experiments.status import Cause, RunRecord, StatusLog
-from sscbench.runs.events import RunEnd
+from sscbench.runs.events import FailureKind, RunEnd
 
 DETAIL_LIMIT = 300
+CAUSES: dict[FailureKind, Cause] = {
+    "provider": "provider_error",
+    "config": "config_error",
+    "harness": "harness_error",
+}
+"""A failed run's status cause, from its structured failure."""
 
 OnRecord = Callable[[RunRecord, bool], None]
 """Called in the event-loop thread with each final record and whether it ran this session."""
@@ -69,8 +81,9 @@ def missing(run: ScheduledRun, cause: Cause, detail: str) -> RunRecord:
     )
 
 
-def ended(run: ScheduledRun, end: RunEnd, cost: CallCost) -> RunRecord:
-    """The record of a run that has a ledger: observed, or missing when it failed."""
+def ended(run: ScheduledRun, end: RunEnd, cost: CallCost, digest: str | None = None) -> RunRecord:
+    """The record of a run that has a ledger: observed (with the ledger's digest, which
+    the next session checks before it trusts the run), or missing when it failed."""
     fields = {
         **_base(run),
         "termination": end.termination,
@@ -80,18 +93,23 @@ def ended(run: ScheduledRun, end: RunEnd, cost: CallCost) -> RunRecord:
         "provider_calls": cost.requests,
     }
     if end.termination != "harness_error":
-        return RunRecord.model_validate({**fields, "state": "observed"})
-    lines = (end.error or "").strip().splitlines()
-    last = lines[-1] if lines else "unknown error"
-    cause: Cause = "provider_error" if "ProviderError" in last else "harness_error"
+        return RunRecord.model_validate({**fields, "state": "observed", "ledger_sha256": digest})
+    cause: Cause = CAUSES[end.failure.kind] if end.failure is not None else "harness_error"
+    if end.failure is not None:
+        detail = end.failure.message
+    else:  # a ledger from before structured failures: the traceback's last line
+        lines = (end.error or "").strip().splitlines()
+        detail = lines[-1] if lines else "unknown error"
     return RunRecord.model_validate(
-        {**fields, "state": "missing", "cause": cause, "detail": last[:DETAIL_LIMIT]}
+        {**fields, "state": "missing", "cause": cause, "detail": detail[:DETAIL_LIMIT]}
     )
 
 
-def _execute(run: ScheduledRun, experiment: Experiment, out: Path) -> tuple[RunEnd, CallCost]:
+def _execute(
+    run: ScheduledRun, experiment: Experiment, out: Path
+) -> tuple[RunEnd, CallCost, str | None]:
     end = execute_run(run, experiment, out)
-    return end, run_cost(out / run.run_id)
+    return end, run_cost(out / run.run_id), ledger_digest(out / run.run_id)
 
 
 async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
@@ -122,19 +140,21 @@ async def _decide(ctx: _Context, run: ScheduledRun) -> tuple[RunRecord, bool]:
     if run.gate is not None and (stop := await _gate(ctx, run)) is not None:
         return stop, False
     run_dir = ctx.out / run.run_id
-    done = await asyncio.to_thread(finished_run, run_dir, run.run_id)
+    prior = ctx.log.latest.get(run.key)
+    expected = prior.ledger_sha256 if prior is not None else None
+    done = await asyncio.to_thread(finished_run, run_dir, run.run_id, expected)
     if done is not None:
         cost = await asyncio.to_thread(run_cost, run_dir)
-        return ended(run, done, cost), False
+        return ended(run, done[0], cost, done[1]), False
     await _warm(ctx, run.domain)
     async with ctx.semaphore:
         if (reason := ctx.budget.exhausted()) is not None:
             await asyncio.to_thread(clear_stale, run_dir)
             return missing(run, "budget", reason), False
         ctx.budget.start()
-        end, cost = await asyncio.to_thread(_execute, run, ctx.experiment, ctx.out)
+        end, cost, digest = await asyncio.to_thread(_execute, run, ctx.experiment, ctx.out)
     ctx.budget.charge(cost)
-    return ended(run, end, cost), True
+    return ended(run, end, cost, digest), True
 
 
 async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:

@@ -8,6 +8,7 @@ the run starts afresh, so each key ends with exactly one run directory.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections.abc import Callable
@@ -26,8 +27,8 @@ from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import ScheduledRun
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
-from sscbench.runs.events import Header, RunEnd
-from sscbench.runs.runner import set_aside
+from sscbench.runs.events import RECORD_ADAPTER, Header, RunEnd
+from sscbench.runs.layout import set_aside
 from sscbench.users import UserSimulator, make_user
 
 T = TypeVar("T")
@@ -74,11 +75,25 @@ class ParticipantPool:
 POOL = ParticipantPool()
 
 
-def finished_run(run_dir: Path, run_id: str) -> RunEnd | None:
-    """The end record of a finished, non-failed run of ``run_id`` in ``run_dir``, else None.
+def ledger_digest(run_dir: Path) -> str | None:
+    """SHA-256 of a run's ledger as it is now (None when it cannot be read)."""
+    try:
+        return hashlib.sha256((run_dir / LEDGER_FILE).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
-    Only the first and last lines are read: the ledger writer appends ``run_end`` last, so a
-    valid last line means the run finished, and resuming a large experiment stays cheap.
+
+def finished_run(
+    run_dir: Path, run_id: str, expected_sha256: str | None = None
+) -> tuple[RunEnd, str] | None:
+    """The end record and digest of a finished, non-failed run of ``run_id`` in
+    ``run_dir``, else None.
+
+    A finished ledger ends with ``run_end`` (the writer appends it last). Its integrity is
+    checked cheaply when the status log recorded the ledger's digest at the end of the run
+    — any change since, a corrupt middle line included, means it is not that run — and
+    otherwise (a run from before digests, or one that finished just before a crash) by
+    reading every line once.
     """
     path = run_dir / LEDGER_FILE
     try:
@@ -95,7 +110,15 @@ def finished_run(run_dir: Path, run_id: str) -> RunEnd | None:
         return None
     if header.run_id != run_id or end.termination == "harness_error":
         return None
-    return end
+    digest = hashlib.sha256(data).hexdigest()
+    if expected_sha256 is not None:
+        return (end, digest) if digest == expected_sha256 else None
+    try:
+        for line in lines[1:-1]:
+            RECORD_ADAPTER.validate_json(line)
+    except ValueError:  # pydantic's ValidationError is a ValueError
+        return None
+    return end, digest
 
 
 def prewarm(domain_name: str) -> None:
@@ -136,7 +159,7 @@ def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
         case_id=None if contract is None else contract.contract_id,
         variants=dict(run.variants),
         fault=None if contract is None else contract.model_dump(mode="json"),
-        configuration=run.configuration.id,
+        configuration=run.configuration.id if experiment.records_configuration else None,
     )
     config = run.configuration
     user_setting = experiment.user

@@ -86,6 +86,9 @@ class Experiment:
     warnings: tuple[str, ...] = ()
     paired: tuple[str, ...] = ()
     """Interface variants each applicable case is also run under (paired checks)."""
+    records_configuration: bool = True
+    """Whether ledger headers name the configuration (experiment files do; the runs of
+    ``sscbench run --case`` and ``demo`` are named by their agent, as they always were)."""
 
     def step_limit(self, operator: str) -> int:
         """The model-visible step limit of the operator's runs (clean and faulted)."""
@@ -124,11 +127,38 @@ def _check_key(
         problems.add(at, message)
 
 
-def _configurations(
-    problems: Problems, warnings: list[str], spec: ExperimentFile, base: Path
-) -> list[Configuration]:
+def resolve_configuration(
+    problems: Problems,
+    warnings: list[str],
+    at: KeyPath,
+    ident: str,
+    agent: str,
+    params: dict[str, Any],
+    user: UserSetting,
+    repetitions: int | None = None,
+) -> Configuration | None:
+    """One configuration, checked as it will run (registry, provider parameters, key, the
+    agent's own parameter checks) and hashed; None (with problems added) when it cannot run."""
     register_builtin_agents()
-    user_params = _resolve_paths(spec.user.params, base)
+    if agent not in AGENTS:
+        problems.add((*at, "agent"), f"unknown agent {agent!r}; known: {', '.join(AGENTS.names())}")
+        return None
+    if agent in PROVIDER_AGENTS:
+        if not _check_provider(problems, (*at, "params"), params):
+            return None
+        _check_key(problems, warnings, (*at, "params"), agent, params)
+    try:
+        make_agent(agent, **params)  # the agent's own checks, before any run
+    except Exception as exc:  # a TypeError names the unexpected parameter
+        problems.add((*at, "params"), f"{agent} rejects these parameters: {exc}")
+        return None
+    digest = configuration_hash(agent, params, user.name, user.params)
+    return Configuration(ident, agent, params, digest, repetitions)
+
+
+def _configurations(
+    problems: Problems, warnings: list[str], spec: ExperimentFile, base: Path, user: UserSetting
+) -> list[Configuration]:
     seen: dict[str, int] = {}
     out = []
     for index, entry in enumerate(spec.configurations):
@@ -138,48 +168,37 @@ def _configurations(
                 (*at, "id"), f"duplicate id {entry.id!r} (also configuration {seen[entry.id]})"
             )
         seen.setdefault(entry.id, index)
-        if entry.agent not in AGENTS:
-            problems.add(
-                (*at, "agent"), f"unknown agent {entry.agent!r}; known: {', '.join(AGENTS.names())}"
-            )
-            continue
-        params = _resolve_paths(entry.params, base)
-        if entry.agent in PROVIDER_AGENTS:
-            if not _check_provider(problems, (*at, "params"), params):
-                continue
-            _check_key(problems, warnings, (*at, "params"), entry.agent, params)
-        try:
-            make_agent(entry.agent, **params)  # the agent's own checks, before any run
-        except Exception as exc:  # a TypeError names the unexpected parameter
-            problems.add((*at, "params"), f"{entry.agent} rejects these parameters: {exc}")
-            continue
-        digest = configuration_hash(entry.agent, params, spec.user.name, user_params)
         if entry.repetitions is not None and entry.repetitions > spec.repetitions:
             problems.add(
                 (*at, "repetitions"),
                 f"{entry.repetitions} repetitions but the experiment plans {spec.repetitions}",
             )
-        out.append(Configuration(entry.id, entry.agent, params, digest, entry.repetitions))
+        params = _resolve_paths(entry.params, base)
+        config = resolve_configuration(
+            problems, warnings, at, entry.id, entry.agent, params, user, entry.repetitions
+        )
+        if config is not None:
+            out.append(config)
     return out
 
 
-def _user(problems: Problems, warnings: list[str], spec: ExperimentFile, base: Path) -> UserSetting:
-    params = _resolve_paths(spec.user.params, base)
-    if spec.user.name not in USERS:
-        problems.add(
-            ("user", "name"), f"unknown user {spec.user.name!r}; known: {', '.join(USERS.names())}"
-        )
-        return UserSetting(spec.user.name, params)
-    if spec.user.name == SIMULATOR_USER:
+def resolve_user(
+    problems: Problems, warnings: list[str], name: str, params: dict[str, Any]
+) -> UserSetting:
+    """The user setting, checked as it will run (registry, simulator provider and key)."""
+    if name not in USERS:
+        problems.add(("user", "name"), f"unknown user {name!r}; known: {', '.join(USERS.names())}")
+        return UserSetting(name, params)
+    if name == SIMULATOR_USER:
         rest = {k: v for k, v in params.items() if k != "provider"}
         if _check_provider(problems, ("user", "params"), {"model": "gpt-4.1", **rest}):
             provider = str(params.get("provider", "openai"))
             _check_key(problems, warnings, ("user", "params"), provider, rest)
     try:
-        make_user(spec.user.name, **params)
+        make_user(name, **params)
     except Exception as exc:
-        problems.add(("user", "params"), f"user {spec.user.name} rejects these parameters: {exc}")
-    return UserSetting(spec.user.name, params)
+        problems.add(("user", "params"), f"user {name} rejects these parameters: {exc}")
+    return UserSetting(name, params)
 
 
 def _cases(problems: Problems, sel: CaseSelection, base: Path) -> tuple[CaseSet | None, list[Case]]:
@@ -279,8 +298,8 @@ def load_experiment(path: Path) -> Experiment:
         problems.add(("seeds",), "seeds must be distinct (a repeated seed is a replay)")
     base = source.parent
     warnings: list[str] = []
-    user = _user(problems, warnings, spec, base)
-    configurations = _configurations(problems, warnings, spec, base)
+    user = resolve_user(problems, warnings, spec.user.name, _resolve_paths(spec.user.params, base))
+    configurations = _configurations(problems, warnings, spec, base, user)
     case_set, cases = _cases(problems, spec.cases, base)
     cases += _paired(problems, spec.checks.paired, cases)
     limits = _step_limits(problems, spec, case_set, cases)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sscbench.errors import ConfigError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
 from sscbench.experiments.load import Experiment
@@ -98,6 +99,38 @@ def describe(experiment: Experiment) -> dict[str, Any]:
     }
 
 
+OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency")
+"""What may change between sessions of one experiment without making it another one."""
+
+
+def _check_same_experiment(out: Path, experiment: Experiment) -> None:
+    """Refuse to run a different experiment into a directory that holds one: its
+    ``experiment.json`` would be overwritten and one report would mix two experiments.
+
+    The same file resumed (even edited: more repetitions, a new configuration) is the same
+    experiment, and so is another file that differs only operationally (a raised budget,
+    more concurrency); repeated command-line runs into one directory are fine too."""
+    path = out / EXPERIMENT_FILE
+    if not path.exists():
+        return
+    try:
+        previous = json.loads(path.read_text(encoding="utf-8"))
+        source = previous["source"]
+    except (OSError, ValueError, TypeError, KeyError):
+        raise ConfigError(
+            f"{path} is unreadable; use a new --out, or remove the file if {out} holds no runs"
+        ) from None
+    current = describe(experiment)
+    if source == current["source"]:
+        return
+    same = all(previous.get(k) == v for k, v in current.items() if k not in OPERATIONAL_SETTINGS)
+    if not same:
+        raise ConfigError(
+            f"{out} holds runs of {source}, a different experiment from {experiment.source}; "
+            "run it into a new --out"
+        )
+
+
 def run_experiment(
     experiment: Experiment,
     out: Path,
@@ -109,6 +142,7 @@ def run_experiment(
     """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule."""
     schedule = plan_runs(experiment) if runs is None else runs
     with exclusive(out):
+        _check_same_experiment(out, experiment)
         _write_json(out / EXPERIMENT_FILE, describe(experiment))
         log = StatusLog(out / STATUS_FILE)
         try:

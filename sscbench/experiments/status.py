@@ -33,13 +33,17 @@ STATUS_FILE = "schedule.jsonl"
 LOCK_FILE = ".lock"
 
 State = Literal["observed", "missing"]
-Cause = Literal["gated", "clean_missing", "budget", "provider_error", "harness_error"]
+Cause = Literal[
+    "gated", "clean_missing", "budget", "provider_error", "config_error", "harness_error"
+]
 """Why a scheduled run is missing: the configuration did not solve the clean task
 (``gated``), the gating clean run is itself missing (``clean_missing``), the budget was
 spent before it started (``budget``), the provider gave no usable reply after retries
-(``provider_error``), or the harness failed (``harness_error``)."""
+(``provider_error``), the run could not start as configured, e.g. a key missing at the
+first request (``config_error``: fix, then re-run), or the harness failed
+(``harness_error``). Read from the run's structured ``run_end.failure``."""
 
-FAILED_CAUSES: frozenset[str] = frozenset({"provider_error", "harness_error"})
+FAILED_CAUSES: frozenset[str] = frozenset({"provider_error", "config_error", "harness_error"})
 """Causes that a re-run retries (the others are decisions of the protocol)."""
 
 
@@ -68,6 +72,9 @@ class RunRecord(_Frozen):
     cost_usd: float | None = None
     provider_calls: int = 0
     gate: dict[str, Any] | None = None
+    ledger_sha256: str | None = None
+    """SHA-256 of an observed run's ledger when it was recorded: a later session trusts the
+    run only while the file still has it."""
 
     @property
     def run_key(self) -> RunKey:

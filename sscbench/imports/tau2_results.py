@@ -46,8 +46,8 @@ from sscbench.runs.events import (
     VisibleEvent,
 )
 from sscbench.runs.hidden import StateCheck
+from sscbench.runs.layout import check_writable, finished_end, set_aside
 from sscbench.runs.ledger import JsonlWriter
-from sscbench.runs.runner import check_writable, finished_end, set_aside
 
 IMPORT_FILE = "import.json"
 IMPORT_SCHEMA_VERSION = 1

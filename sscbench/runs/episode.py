@@ -21,9 +21,11 @@ from sscbench.agents.base import GREETING, STOP_TOKENS, Agent, EpisodeContext, U
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
+from sscbench.errors import ConfigError, ServiceError
 from sscbench.runs.events import (
     AgentMessage,
     AgentToolCall,
+    Failure,
     Header,
     RunEnd,
     Termination,
@@ -79,6 +81,17 @@ class _StepLimit(Exception):
     pass
 
 
+def classify_failure(exc: BaseException) -> Failure:
+    """The structured cause of a failed run: what the resume rule and the experiment's
+    status read, instead of searching traceback text."""
+    text = redact_secrets(f"{type(exc).__name__}: {exc}".splitlines()[0])[:300]
+    if isinstance(exc, ServiceError):
+        return Failure(kind="provider", retryable=True, message=text)
+    if isinstance(exc, ConfigError):
+        return Failure(kind="config", retryable=False, message=text)
+    return Failure(kind="harness", retryable=True, message=text)
+
+
 def run_episode(
     spec: EpisodeSpec,
     agent: Agent,
@@ -130,15 +143,17 @@ def run_episode(
         rec = _Recorder(ledger)
         termination: Termination
         error: str | None = None
+        failure: Failure | None = None
         try:
             agent.start(ctx)
             user.start(ctx)
             termination = _converse(rec, agent, user, env, spec.max_steps)
         except _StepLimit:
             termination = "max_steps"
-        except Exception:  # a harness or participant bug: recorded, never scored
+        except Exception as exc:  # a failure, not a result: recorded, never scored
             termination = "harness_error"
             error = redact_secrets(traceback.format_exc())  # it is shown and copied on
+            failure = classify_failure(exc)
         graded = None
         if termination != "harness_error":
             texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
@@ -152,6 +167,7 @@ def run_episode(
             communicate_ok=None if graded is None else graded.communicate_ok,
             final_state_hash=None if graded is None else graded.final_state_hash,
             error=error,
+            failure=failure,
         )
         _write_sidecars(run_dir, env, agent, user, end)
         ledger.append(end)

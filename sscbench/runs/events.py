@@ -11,11 +11,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
-configuration's display id). Older ledgers still load, with those fields ``None``."""
+configuration's display id); 4: ``run_end.failure`` (a structured cause for a failed run,
+written only when the run failed). Older ledgers still load, with those fields ``None``."""
 
 
 class _Record(BaseModel):
@@ -109,6 +117,26 @@ Termination = Literal[
 ]
 
 
+FailureKind = Literal["harness", "provider", "config"]
+
+
+class Failure(BaseModel):
+    """Why a run failed, as data rather than traceback text.
+
+    ``provider``: the model provider gave no usable reply (retries exhausted, the run's
+    wall-clock limit spent); ``config``: the run could not start as configured (a missing
+    key, a rejected parameter); ``harness``: a bug in SSCBench or a participant. Every failed
+    run is run again by the next invocation of the same command; ``retryable`` says whether
+    that can succeed without changing anything (``config`` needs a fix first).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: FailureKind
+    retryable: bool
+    message: str = Field(description="one line: the exception's class and message")
+
+
 class RunEnd(_Record):
     """Last line of a finished run: why it ended and how it was graded on live state."""
 
@@ -120,6 +148,16 @@ class RunEnd(_Record):
     communicate_ok: bool | None
     final_state_hash: str | None
     error: str | None = None
+    failure: Failure | None = None
+    """Set exactly when ``termination`` is ``harness_error`` (schema 4 on)."""
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_failure(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Successful runs keep the exact bytes earlier versions wrote.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("failure") is None:
+            data.pop("failure", None)
+        return data
 
 
 VisibleEvent = UserMessage | AgentMessage | AgentToolCall | ToolObservation

@@ -143,7 +143,7 @@ def test_plugin_is_discovered_screened_and_runs_end_to_end(site: Path, tmp_path:
     out = tmp_path / "runs"
     args = ["run", "--contract", str(path), "--agent", "scripted:careful", "--out", str(out)]
     assert main(args) == 0
-    (run_dir,) = out.iterdir()
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
 
     hidden = [json.loads(line) for line in (run_dir / "hidden.jsonl").read_text().splitlines()]
     deliveries = [h for h in hidden if h["kind"] == "fault_delivery"]

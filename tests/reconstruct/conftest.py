@@ -9,7 +9,7 @@ import pytest
 from sscbench.agents.registry import make_agent
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.runner import run_id_for
+from sscbench.runs.layout import run_id_for
 from sscbench.users import make_user
 from sscbench.witnesses.caseset import load_case_set
 

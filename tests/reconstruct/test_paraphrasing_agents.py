@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.validate import validate_dir
-from sscbench.runs.cases import run_cases
 from sscbench.witnesses.caseset import load_case_set
 
 AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
@@ -22,7 +22,7 @@ AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed
 @pytest.fixture(scope="module")
 def varied_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("varied")
-    run_cases(load_case_set(), AGENTS, out, seeds=(1,), agent_params={"phrasing": "varied"})
+    run_case_set(load_case_set(), AGENTS, out, seeds=(1,), agent_params={"phrasing": "varied"})
     return out
 
 

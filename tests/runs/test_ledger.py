@@ -3,7 +3,7 @@
 The golden run (``tests/fixtures/ledgers/golden/<run_id>/``) is a real scripted run with
 every ``ts`` set to null. When the run output changes on purpose, regenerate it with::
 
-    /work/venv/bin/python tests/runs/test_ledger.py --regenerate
+    .venv/bin/python tests/runs/test_ledger.py --regenerate
 
 Files under ``tests/fixtures/ledgers/v1/``, ``v2/``, ... are frozen older-schema ledgers: never
 regenerate or edit them; every future SSCBench must still read them.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sscbench.errors import SSCBenchError
+from sscbench.errors import ServiceError
 
 
-class ProviderError(SSCBenchError):
+class ProviderError(ServiceError):
     """A model provider gave no usable reply: a non-retryable error, retries exhausted,
     an unreadable response, the run's wall-clock limit spent, or an empty reply from the
     user simulator.

@@ -1,0 +1,59 @@
+"""Run ids and run directories: how a run is named on disk and how its place is kept.
+
+A run directory holds one finished run or nothing: an unfinished one (a crash) or a failed
+one is set aside under ``<name>.incomplete-N`` — never deleted, and skipped by every
+reader — before the run starts again. Executing runs is the experiment engine's job
+(:mod:`sscbench.experiments`); this module only names and guards the directories.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from sscbench.errors import ConfigError, LedgerError
+from sscbench.runs.episode import LEDGER_FILE
+from sscbench.runs.events import RunEnd
+from sscbench.runs.ledger import read_ledger
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]", ".", text)
+
+
+def run_id_for(domain: str, task_id: str, agent: str, seed: int, case_id: str | None = None) -> str:
+    """A readable, filesystem-safe run id: ``airline-7-scripted.careful-s0`` for a clean
+    run, ``return_date.airline.7.XEHM4B-scripted.hasty-s0`` for a case."""
+    head = f"{domain}-{task_id}" if case_id is None else _safe(case_id)
+    return f"{head}-{_safe(agent)}-s{seed}"
+
+
+def check_writable(out: Path) -> None:
+    """Refuse, before anything is written, an output path that cannot be created."""
+    probe = out
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ConfigError(f"output path {out} is under {probe}, which is not a directory")
+    if not os.access(probe, os.W_OK):
+        raise ConfigError(f"output directory {probe} is not writable")
+
+
+def finished_end(run_dir: Path) -> RunEnd | None:
+    """The run_end of a finished run in ``run_dir``, else ``None``."""
+    ledger = run_dir / LEDGER_FILE
+    if not ledger.exists():
+        return None
+    try:
+        return read_ledger(ledger).end
+    except LedgerError:
+        return None
+
+
+def set_aside(run_dir: Path) -> None:
+    """Rename an unfinished run directory to ``<name>.incomplete-N`` (never delete)."""
+    n = 1
+    while (target := run_dir.with_name(f"{run_dir.name}.incomplete-{n}")).exists():
+        n += 1
+    run_dir.rename(target)
