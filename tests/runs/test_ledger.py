@@ -373,3 +373,32 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--regenerate"]:
         sys.exit("usage: python tests/runs/test_ledger.py --regenerate")
     _regenerate()
+
+
+def test_failures_are_classified_and_absent_from_successful_runs() -> None:
+    from sscbench.agents.providers.errors import ProviderError
+    from sscbench.errors import ConfigError
+    from sscbench.runs.episode import classify_failure
+
+    assert classify_failure(ProviderError("HTTP 500 after 3 attempts")).kind == "provider"
+    config = classify_failure(ConfigError("environment variable K is not set"))
+    assert (config.kind, config.retryable) == ("config", False)
+    harness = classify_failure(KeyError("missing\nsecond line"))
+    assert (harness.kind, harness.retryable) == ("harness", True)
+    assert "\n" not in harness.message and harness.message.startswith("KeyError")
+    # A successful run's run_end has no failure key: its bytes are those of schema 3.
+    end = _golden_lines()[-1]
+    assert '"kind":"run_end"' in end and '"failure"' not in end
+    failed = RunEnd(
+        termination="harness_error",
+        steps=3,
+        success=None,
+        db_match=None,
+        communicate_ok=None,
+        final_state_hash=None,
+        error="Traceback ...",
+        failure=harness,
+    )
+    line = dump_line(failed)
+    assert '"failure":{"kind":"harness"' in line
+    assert RunEnd.model_validate_json(line) == failed
