@@ -32,6 +32,7 @@ OPERATIONAL = frozenset(
         "retry_max_wait",
         "cache_dir",
         "requests_per_minute",
+        "run_time_limit",
         "input_price_per_mtok",
         "output_price_per_mtok",
     }

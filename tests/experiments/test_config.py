@@ -185,6 +185,7 @@ def test_configuration_hash_ignores_operational_parameters() -> None:
         "cache_dir": "/tmp/c",
         "requests_per_minute": 60,
         "max_retries": 1,
+        "run_time_limit": 600,
         "input_price_per_mtok": 1.0,
     }
     assert configuration_hash("openai", operational, "scripted", {}) == h
