@@ -13,7 +13,6 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from sscbench.envs.domain import DOMAINS
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.refutation import get_relation
@@ -64,9 +63,8 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        raise ConfigError(
-            f"{source}:{line}: not valid YAML ({getattr(exc, 'problem', exc)})"
-        ) from exc
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{source}:{line}: not valid YAML ({problem})") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{source}:1: a contract must be a mapping, found {type(data).__name__}")
     try:
@@ -80,14 +78,15 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
 
 
 def check_runnable(contract: FaultContract, source: str) -> None:
-    """Refuse a contract this installation cannot run or label: an unknown domain, or a
-    refutation relation no installed package registers (it would run, then block
-    ``reconstruct``)."""
-    if contract.domain not in DOMAINS:
-        raise ConfigError(
-            f"{source}: domain: unknown domain {contract.domain!r}; choose one of "
-            f"{', '.join(DOMAINS)}"
-        )
+    """Refuse a contract this installation cannot run or label: an unknown domain or task
+    (the run would end in a harness error), or a refutation relation no installed package
+    registers (it would run, then block ``reconstruct``)."""
+    from sscbench.envs.domain import load_domain  # τ²: only when a contract is loaded
+
+    try:
+        load_domain(contract.domain).task(contract.task_id)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
     try:
         get_relation(contract.refutation.relation)
     except ConfigError as exc:

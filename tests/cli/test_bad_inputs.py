@@ -11,7 +11,6 @@ bits do not bind).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 from collections.abc import Callable
@@ -110,6 +109,12 @@ def experiment(d: Path, params: str, out: Path | None = None) -> list[str]:
     return ["run", "--config", str(path), "--out", str(out or d / "out")]
 
 
+def case_set(d: Path, manifest: str) -> list[str]:
+    (d / "cs").mkdir()
+    write(d / "cs" / "manifest.json", manifest)
+    return ["witness", "verify", str(d / "cs")]
+
+
 def file_in_the_way(d: Path) -> Path:
     return write(d / "file", "x")
 
@@ -118,125 +123,280 @@ GOOD_LABEL = (FIXTURE / "labels.jsonl").read_text(encoding="utf-8").splitlines()
 
 CASES_TABLE = [
     # reconstruct
-    Bad("reconstruct-out-missing-dir",
-        lambda d: reconstruct(d, "--out", str(d / "missing" / "labels.jsonl")), "does not exist"),
-    Bad("reconstruct-out-existing-dir",
-        lambda d: (d / "x").mkdir() or reconstruct(d, "--out", str(d / "x")), "is a directory"),
-    Bad("reconstruct-out-read-only",
-        lambda d: reconstruct(d, "--out", str(d / "ro" / "labels.jsonl")), "not writable",
-        read_only=True),
-    Bad("reconstruct-no-runs",
-        lambda d: (d / "empty").mkdir() or ["reconstruct", str(d / "empty")], "no runs"),
+    Bad(
+        "reconstruct-out-missing-dir",
+        lambda d: reconstruct(d, "--out", str(d / "missing" / "labels.jsonl")),
+        "does not exist",
+    ),
+    Bad(
+        "reconstruct-out-existing-dir",
+        lambda d: (d / "x").mkdir() or reconstruct(d, "--out", str(d / "x")),
+        "is a directory",
+    ),
+    Bad(
+        "reconstruct-out-read-only",
+        lambda d: reconstruct(d, "--out", str(d / "ro" / "labels.jsonl")),
+        "not writable",
+        read_only=True,
+    ),
+    Bad(
+        "reconstruct-no-runs",
+        lambda d: (d / "empty").mkdir() or ["reconstruct", str(d / "empty")],
+        "no runs",
+    ),
     # report
-    Bad("report-out-is-a-file",
-        lambda d: report(d, "--out", str(file_in_the_way(d))), "is a file"),
-    Bad("report-out-under-a-file",
-        lambda d: report(d, "--out", str(file_in_the_way(d) / "r")), "is a file"),
-    Bad("report-out-read-only",
-        lambda d: report(d, "--out", str(d / "ro" / "report")), "not writable", read_only=True),
-    Bad("report-out-foreign-directory",
-        lambda d: report(d, "--out", str(d / "runs")), "not a report directory"),
+    Bad("report-out-is-a-file", lambda d: report(d, "--out", str(file_in_the_way(d))), "is a file"),
+    Bad(
+        "report-out-under-a-file",
+        lambda d: report(d, "--out", str(file_in_the_way(d) / "r")),
+        "is a file",
+    ),
+    Bad(
+        "report-out-read-only",
+        lambda d: report(d, "--out", str(d / "ro" / "report")),
+        "not writable",
+        read_only=True,
+    ),
+    Bad(
+        "report-out-foreign-directory",
+        lambda d: report(d, "--out", str(d / "runs")),
+        "not a report directory",
+    ),
     Bad("report-labels-binary", lambda d: report(d, labels=b"\xff\xfe\x00\x80\n"), "UTF-8"),
     Bad("report-labels-bad-json", lambda d: report(d, labels="{oops\n"), "labels.jsonl:1"),
-    Bad("report-labels-wrong-schema",
-        lambda d: report(d, labels='{"kind":"run_labels","run_id":3}\n'), "labels.jsonl:1"),
+    Bad(
+        "report-labels-wrong-schema",
+        lambda d: report(d, labels='{"kind":"run_labels","run_id":3}\n'),
+        "labels.jsonl:1",
+    ),
     Bad("report-labels-not-an-object", lambda d: report(d, labels="[1]\n"), "labels.jsonl:1"),
     Bad("report-labels-empty", lambda d: report(d, labels=""), "no run labels"),
-    Bad("report-analysis-bad-json",
-        lambda d: report(d, "--analysis", str(write(d / "a.json", "{"))), "a.json"),
-    Bad("report-analysis-wrong-schema",
-        lambda d: report(d, "--analysis", str(write(d / "a.json", '{"x": 1}'))), "a.json"),
-    Bad("report-analysis-binary",
-        lambda d: report(d, "--analysis", str(write(d / "a.json", b"\xff\xfe"))), "a.json"),
-    Bad("report-schedule-record-without-key",
-        lambda d: schedule(d, b'{"kind":"run","condition":"fault"}\n'), "schedule.jsonl:1"),
-    Bad("report-schedule-key-not-an-object",
+    Bad(
+        "report-analysis-bad-json",
+        lambda d: report(d, "--analysis", str(write(d / "a.json", "{"))),
+        "a.json",
+    ),
+    Bad(
+        "report-analysis-wrong-schema",
+        lambda d: report(d, "--analysis", str(write(d / "a.json", '{"x": 1}'))),
+        "a.json",
+    ),
+    Bad(
+        "report-analysis-binary",
+        lambda d: report(d, "--analysis", str(write(d / "a.json", b"\xff\xfe"))),
+        "a.json",
+    ),
+    Bad(
+        "report-schedule-record-without-key",
+        lambda d: schedule(d, b'{"kind":"run","condition":"fault"}\n'),
+        "schedule.jsonl:1",
+    ),
+    Bad(
+        "report-schedule-key-not-an-object",
         lambda d: schedule(d, b'{"kind":"run","condition":"fault","key":3,"configuration":"c"}\n'),
-        "schedule.jsonl:1"),
-    Bad("report-schedule-seed-not-a-number",
+        "schedule.jsonl:1",
+    ),
+    Bad(
+        "report-schedule-seed-not-a-number",
         lambda d: schedule(
             d,
             b'{"kind":"run","condition":"fault","configuration":"c",'
             b'"key":{"case":"a","seed":"x","repetition":0}}\n',
         ),
-        "schedule.jsonl:1"),
-    Bad("report-schedule-is-a-directory",
+        "schedule.jsonl:1",
+    ),
+    Bad(
+        "report-schedule-is-a-directory",
         lambda d: (lambda r: ((r / "schedule.jsonl").mkdir(), ["report", str(r)])[1])(runs(d)),
-        "schedule.jsonl"),
+        "schedule.jsonl",
+    ),
     # fault contracts
     Bad("contract-binary", lambda d: contract_run(d, b"\xff\xfe\x00"), "UTF-8"),
-    Bad("contract-unknown-relation",
-        lambda d: contract_run(d, relation("no_such_relation")), "no_such_relation"),
-    Bad("contract-without-refutation",
+    Bad(
+        "contract-unknown-relation",
+        lambda d: contract_run(d, relation("no_such_relation")),
+        "no_such_relation",
+    ),
+    Bad(
+        "contract-without-refutation",
         lambda d: contract_run(d, CONTRACT.read_text(encoding="utf-8").split("refutation:")[0]),
-        "refutation"),
-    Bad("contract-unknown-domain",
+        "refutation",
+    ),
+    Bad(
+        "contract-unknown-domain",
         lambda d: contract_run(
             d, CONTRACT.read_text(encoding="utf-8").replace("domain: airline", "domain: telecom")
         ),
-        "telecom"),
+        "telecom",
+    ),
+    Bad(
+        "contract-unknown-task",
+        lambda d: contract_run(
+            d, CONTRACT.read_text(encoding="utf-8").replace("task_id: '7'", "task_id: '9999'")
+        ),
+        "9999",
+    ),
     # scripted agents
-    Bad("mixed-p-out-of-range",
-        lambda d: ["run", "--domain", "airline", "--tasks", "0", "--agent", "scripted:mixed",
-                   "--agent-param", "p=7", "--out", str(d / "out")], "p"),
-    Bad("mixed-p-not-a-number",
-        lambda d: ["run", "--domain", "airline", "--tasks", "0", "--agent", "scripted:mixed",
-                   "--agent-param", "p=abc", "--out", str(d / "out")], "p"),
-    Bad("scripted-unknown-param",
-        lambda d: ["run", "--domain", "airline", "--tasks", "0",
-                   "--agent-param", "foo=1", "--out", str(d / "out")], "foo"),
+    Bad(
+        "mixed-p-out-of-range",
+        lambda d: [
+            "run",
+            "--domain",
+            "airline",
+            "--tasks",
+            "0",
+            "--agent",
+            "scripted:mixed",
+            "--agent-param",
+            "p=7",
+            "--out",
+            str(d / "out"),
+        ],
+        "p",
+    ),
+    Bad(
+        "mixed-p-not-a-number",
+        lambda d: [
+            "run",
+            "--domain",
+            "airline",
+            "--tasks",
+            "0",
+            "--agent",
+            "scripted:mixed",
+            "--agent-param",
+            "p=abc",
+            "--out",
+            str(d / "out"),
+        ],
+        "p",
+    ),
+    Bad(
+        "scripted-unknown-param",
+        lambda d: [
+            "run",
+            "--domain",
+            "airline",
+            "--tasks",
+            "0",
+            "--agent-param",
+            "foo=1",
+            "--out",
+            str(d / "out"),
+        ],
+        "foo",
+    ),
     Bad("experiment-mixed-p-out-of-range", lambda d: experiment(d, "params = { p = 7 }\n"), "p"),
-    Bad("experiment-mixed-p-not-a-number",
-        lambda d: experiment(d, 'params = { p = "abc" }\n'), "p"),
+    Bad(
+        "experiment-mixed-p-not-a-number", lambda d: experiment(d, 'params = { p = "abc" }\n'), "p"
+    ),
     # experiment files
-    Bad("experiment-yaml-syntax",
-        lambda d: ["run", "--config", str(write(d / "e.yaml", "a: [1,\n")),
-                   "--out", str(d / "out")], "e.yaml:2"),
-    Bad("experiment-out-under-a-file",
-        lambda d: experiment(d, "", file_in_the_way(d) / "out"), "is a file"),
-    Bad("experiment-out-read-only",
-        lambda d: experiment(d, "", d / "ro" / "out"), "not writable", read_only=True),
+    Bad(
+        "experiment-yaml-syntax",
+        lambda d: [
+            "run",
+            "--config",
+            str(write(d / "e.yaml", "a: [1,\n")),
+            "--out",
+            str(d / "out"),
+        ],
+        "e.yaml:2",
+    ),
+    Bad(
+        "experiment-out-under-a-file",
+        lambda d: experiment(d, "", file_in_the_way(d) / "out"),
+        "is a file",
+    ),
+    Bad(
+        "experiment-out-read-only",
+        lambda d: experiment(d, "", d / "ro" / "out"),
+        "not writable",
+        read_only=True,
+    ),
     # case sets
-    Bad("case-set-manifest-bad-json",
-        lambda d: (d / "cs").mkdir() or ["witness", "verify",
-                                         str(write(d / "cs" / "manifest.json", "{").parent)],
-        "manifest.json"),
-    Bad("case-set-manifest-wrong-schema",
-        lambda d: (d / "cs").mkdir() or ["witness", "verify",
-                                         str(write(d / "cs" / "manifest.json", '{"cases": 3}').parent)],
-        "manifest.json"),
+    Bad("case-set-manifest-bad-json", lambda d: case_set(d, "{"), "manifest.json"),
+    Bad("case-set-manifest-wrong-schema", lambda d: case_set(d, '{"cases": 3}'), "manifest.json"),
     # oracles, build, cases, review: outputs
-    Bad("oracles-unknown-oracle",
-        lambda d: ["oracles", "evaluate", str(runs(d)), "--oracle", "nope"], "nope"),
-    Bad("oracles-judge-param-malformed",
-        lambda d: ["oracles", "evaluate", str(runs(d)), "--judge-param", "x"], "KEY=VALUE"),
-    Bad("oracles-out-is-a-file",
+    Bad(
+        "oracles-unknown-oracle",
+        lambda d: ["oracles", "evaluate", str(runs(d)), "--oracle", "nope"],
+        "nope",
+    ),
+    Bad(
+        "oracles-judge-param-malformed",
+        lambda d: ["oracles", "evaluate", str(runs(d)), "--judge-param", "x"],
+        "KEY=VALUE",
+    ),
+    Bad(
+        "oracles-out-is-a-file",
         lambda d: ["oracles", "evaluate", str(runs(d)), "--out", str(file_in_the_way(d))],
-        "is a file"),
-    Bad("oracles-clean-dir-missing",
-        lambda d: ["oracles", "evaluate", str(runs(d)), "--clean", str(d / "none")], "none"),
-    Bad("oracles-labels-bad-json",
-        lambda d: (lambda r: (write(r / "labels.jsonl", "{bad\n"),
-                              ["oracles", "evaluate", str(r)])[1])(runs(d)),
-        "labels.jsonl:1"),
-    Bad("build-out-is-a-file",
-        lambda d: ["build", "--out", str(file_in_the_way(d)), "--per-operator", "1"], "is a file"),
-    Bad("build-out-read-only",
-        lambda d: ["build", "--out", str(d / "ro" / "cs"), "--per-operator", "1"], "not writable",
-        read_only=True),
-    Bad("cases-sheet-out-is-a-file",
-        lambda d: ["cases", "sheet", "--out", str(file_in_the_way(d))], "is a file"),
-    Bad("review-export-out-is-a-file",
-        lambda d: ["review", "export", str(runs(d)), "--sample", "2",
-                   "--out", str(file_in_the_way(d))], "is a file"),
-    Bad("review-export-out-read-only",
-        lambda d: ["review", "export", str(runs(d)), "--sample", "2",
-                   "--out", str(d / "ro" / "review")], "not writable", read_only=True),
-    Bad("review-export-labels-bad-json",
-        lambda d: (lambda r: (write(r / "labels.jsonl", "{bad\n"),
-                              ["review", "export", str(r), "--sample", "2",
-                               "--out", str(d / "review")])[1])(runs(d)),
-        "labels.jsonl:1"),
+        "is a file",
+    ),
+    Bad(
+        "oracles-clean-dir-missing",
+        lambda d: ["oracles", "evaluate", str(runs(d)), "--clean", str(d / "none")],
+        "none",
+    ),
+    Bad(
+        "oracles-labels-bad-json",
+        lambda d: (
+            lambda r: (write(r / "labels.jsonl", "{bad\n"), ["oracles", "evaluate", str(r)])[1]
+        )(runs(d)),
+        "labels.jsonl:1",
+    ),
+    Bad(
+        "build-out-is-a-file",
+        lambda d: ["build", "--out", str(file_in_the_way(d)), "--per-operator", "1"],
+        "is a file",
+    ),
+    Bad(
+        "build-out-read-only",
+        lambda d: ["build", "--out", str(d / "ro" / "cs"), "--per-operator", "1"],
+        "not writable",
+        read_only=True,
+    ),
+    Bad(
+        "cases-sheet-out-is-a-file",
+        lambda d: ["cases", "sheet", "--out", str(file_in_the_way(d))],
+        "is a file",
+    ),
+    Bad(
+        "review-export-out-is-a-file",
+        lambda d: [
+            "review",
+            "export",
+            str(runs(d)),
+            "--sample",
+            "2",
+            "--out",
+            str(file_in_the_way(d)),
+        ],
+        "is a file",
+    ),
+    Bad(
+        "review-export-out-read-only",
+        lambda d: [
+            "review",
+            "export",
+            str(runs(d)),
+            "--sample",
+            "2",
+            "--out",
+            str(d / "ro" / "review"),
+        ],
+        "not writable",
+        read_only=True,
+    ),
+    Bad(
+        "review-export-labels-bad-json",
+        lambda d: (
+            lambda r: (
+                write(r / "labels.jsonl", "{bad\n"),
+                ["review", "export", str(r), "--sample", "2", "--out", str(d / "review")],
+            )[1]
+        )(runs(d)),
+        "labels.jsonl:1",
+    ),
 ]
 
 
