@@ -144,16 +144,10 @@ def find_uses(
     return uses
 
 
-def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
-    """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
-    or by ``classifier`` when given)."""
-    ledger = read_ledger(run_dir / LEDGER_FILE)
+def _run_fields(ledger: Ledger, contract: FaultContract) -> dict[str, Any]:
+    """What a label says about the run itself, before any event is reconstructed."""
     h = ledger.header
-    if h.fault is None:
-        return _clean(ledger)
-    contract = _contract(run_dir / LEDGER_FILE, h.fault)
-    history = History(ledger.events)
-    base: dict[str, Any] = {
+    return {
         "run_id": h.run_id,
         "case_id": h.case_id,
         "operator": contract.operator,
@@ -165,41 +159,68 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
         "termination": ledger.end.termination if ledger.end else None,
         "success": ledger.end.success if ledger.end else None,
     }
-    t_f_step = fault_step(contract, history)
+
+
+def triggered_state(run_dir: Path, t_f_step: int | None) -> tuple[bool | None, str]:
+    """Whether the fault reached the model, and why: the ledger must show the fault-bearing
+    observation *and* the intervention log must confirm its delivery at that step (the log
+    can confirm, never establish, a delivery)."""
     deliveries = _hidden_deliveries(run_dir)
     if deliveries is None:
-        triggered, why = None, "no hidden log to confirm the intervention"
-    elif t_f_step is None:
-        triggered, why = False, "the fault-bearing observation was never delivered"
-    elif any(
+        return None, "no hidden log to confirm the intervention"
+    if t_f_step is None:
+        return False, "the fault-bearing observation was never delivered"
+    if any(
         d["step"] == t_f_step and d["role"] == "fault" and (d["effective"] or d["control"])
         for d in deliveries
     ):
-        triggered, why = (
-            True,
-            f"fault delivered at step {t_f_step}, confirmed by the intervention log",
-        )
-    else:
-        triggered, why = (
-            None,
-            f"ledger shows v′ at step {t_f_step} but the intervention log does not confirm it",
-        )
+        return True, f"fault delivered at step {t_f_step}, confirmed by the intervention log"
+    return None, f"ledger shows v′ at step {t_f_step} but the intervention log does not confirm it"
+
+
+def _arrival(contract: FaultContract, history: History) -> EventTime:
     arrival = refutation_arrival(contract, history)
-    t_e = EventTime(
-        status="found" if arrival.status == "found" else arrival.status,
-        step=arrival.step,
-        reason=arrival.reason,
-        evidence=arrival.evidence,
+    return EventTime(
+        status=arrival.status, step=arrival.step, reason=arrival.reason, evidence=arrival.evidence
     )
+
+
+def adoption(uses: list[Use], t_u: EventTime) -> tuple[bool | None, str]:
+    """``A`` and why: one erroneous reliance establishes adoption even when an undecidable
+    use before it leaves ``T_U`` itself undecidable; without one, an undecidable ``T_U``
+    leaves ``A`` undecidable."""
+    reliance = next((u for u in uses if u.kind == "dependent_use" and u.erroneous), None)
+    if reliance is not None:
+        return True, reliance.reason
+    if t_u.status == "undecidable":
+        return None, t_u.reason
+    return False, "no erroneous reliance"
+
+
+def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
+    """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
+    or by ``classifier`` when given)."""
+    ledger = read_ledger(run_dir / LEDGER_FILE)
+    if ledger.header.fault is None:
+        return _clean(ledger)
+    contract = _contract(run_dir / LEDGER_FILE, ledger.header.fault)
+    history = History(ledger.events)
+    base = _run_fields(ledger, contract)
+    t_f_step = fault_step(contract, history)
+    triggered, why = triggered_state(run_dir, t_f_step)
+    t_e = _arrival(contract, history)
     if not triggered or t_f_step is None:
         pending = EventTime(status="undecidable" if triggered is None else "none", reason=why)
+        t_f = (
+            EventTime(status="never", reason=why)
+            if t_f_step is None
+            else EventTime(status="found", step=t_f_step, reason=why)
+        )
         return RunLabels(
             **base,
             triggered=triggered,
             triggered_reason=why,
-            t_f=EventTime(
-                status="never" if t_f_step is None else "found", step=t_f_step, reason=why
-            ),
+            t_f=t_f,
             t_e=t_e,
             t_s=pending,
             t_u=pending,
@@ -208,21 +229,12 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
             z_s=None,
             y_end=None,
         )
-    view = RunView(history=history, t_f=t_f_step, contract=contract)
-    uses = find_uses(ledger, view, classifier)
+    uses = find_uses(ledger, RunView(history=history, t_f=t_f_step, contract=contract), classifier)
     # A quote of v′ to question, check or flag it is a dependent use (it sets T_S) but
     # never erroneous reliance (it never sets T_U or A).
     t_s = _first(uses, lambda u: u.kind in ("dependent_use", "verification"), "dependent use")
     t_u = _first(uses, lambda u: u.kind == "dependent_use" and u.erroneous, "erroneous reliance")
-    reliance = next((u for u in uses if u.kind == "dependent_use" and u.erroneous), None)
-    if reliance is not None:
-        # A=1 iff there is at least one erroneous reliance, even when an undecidable use
-        # before it leaves T_U itself undecidable.
-        adopted, adopted_reason = True, reliance.reason
-    elif t_u.status == "undecidable":
-        adopted, adopted_reason = None, t_u.reason
-    else:
-        adopted, adopted_reason = False, "no erroneous reliance"
+    adopted, adopted_reason = adoption(uses, t_u)
     return RunLabels(
         **base,
         triggered=True,

@@ -186,6 +186,39 @@ def _screen_operator(
     return included, log, counts
 
 
+def _write_cases(out: Path, chosen: list[tuple[FaultContract, Witness]]) -> list[CaseEntry]:
+    """Write each case's contract and witness under ``out/cases/``; their manifest entries
+    (with the hashes loading checks)."""
+    (out / "cases").mkdir()
+    entries = []
+    seen: set[str] = set()
+    for contract, witness in chosen:
+        stem = slug(contract.contract_id)
+        if stem in seen:
+            raise ConfigError(f"two cases map to the same file name {stem}")
+        seen.add(stem)
+        contract_text = dump_contract(contract).encode()
+        witness_text = dump_json(witness.model_dump(mode="json")).encode()
+        (out / "cases" / f"{stem}.yaml").write_bytes(contract_text)
+        (out / "cases" / f"{stem}.witness.json").write_bytes(witness_text)
+        entries.append(
+            CaseEntry(
+                case_id=contract.contract_id,
+                operator=contract.operator,
+                domain=contract.domain,
+                task_id=contract.task_id,
+                cluster=contract.cluster,
+                control=contract.control,
+                relevance=get_operator(contract.operator).relevance(contract),
+                contract=f"cases/{stem}.yaml",
+                contract_sha256=sha256_bytes(contract_text),
+                witness=f"cases/{stem}.witness.json",
+                witness_sha256=sha256_bytes(witness_text),
+            )
+        )
+    return entries
+
+
 @dataclass(frozen=True)
 class ReviewOutcome:
     """The final semantic review as the build needs it: each reviewed case's status
@@ -289,33 +322,7 @@ def build_case_set(
                 f"this build, e.g. {unknown[0]!r}: check the case ids and --operators"
             )
     out.mkdir(parents=True, exist_ok=True)
-    (out / "cases").mkdir()
-    entries = []
-    seen: set[str] = set()
-    for contract, witness in chosen:
-        stem = slug(contract.contract_id)
-        if stem in seen:
-            raise ConfigError(f"two cases map to the same file name {stem}")
-        seen.add(stem)
-        contract_text = dump_contract(contract).encode()
-        witness_text = dump_json(witness.model_dump(mode="json")).encode()
-        (out / "cases" / f"{stem}.yaml").write_bytes(contract_text)
-        (out / "cases" / f"{stem}.witness.json").write_bytes(witness_text)
-        entries.append(
-            CaseEntry(
-                case_id=contract.contract_id,
-                operator=contract.operator,
-                domain=contract.domain,
-                task_id=contract.task_id,
-                cluster=contract.cluster,
-                control=contract.control,
-                relevance=get_operator(contract.operator).relevance(contract),
-                contract=f"cases/{stem}.yaml",
-                contract_sha256=sha256_bytes(contract_text),
-                witness=f"cases/{stem}.witness.json",
-                witness_sha256=sha256_bytes(witness_text),
-            )
-        )
+    entries = _write_cases(out, chosen)
     with (out / "screening.jsonl").open("w", encoding="utf-8") as fh:
         for entry in screening:
             fh.write(entry.model_dump_json() + "\n")
