@@ -25,8 +25,13 @@ from typing import Any
 
 from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.history import Delivered, History
-from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
-from sscbench.runs.events import AgentMessage, AgentToolCall
+from sscbench.oracles.base import (
+    OracleSetting,
+    Trajectory,
+    Verdict,
+    next_agent_step,
+    register_oracle,
+)
 
 
 @dataclass(frozen=True)
@@ -125,14 +130,7 @@ class AnomalyDetector:
         if not found:
             return Verdict(adopted=False, reason="no anomaly")
         first = found[0]
-        after = next(
-            (
-                e.step
-                for e in events
-                if e.step > first.step and isinstance(e, AgentMessage | AgentToolCall)
-            ),
-            None,
-        )
+        after = next_agent_step(events, first.step)
         return Verdict(
             adopted=True,
             t_u=after,

@@ -14,7 +14,7 @@ evaluation reports it as skipped instead of failing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.registry import Registry
+from sscbench.runs.events import AgentMessage, AgentToolCall, VisibleEvent
 from sscbench.runs.ledger import Ledger
 
 
@@ -55,6 +56,15 @@ class Trajectory:
     ledger: Ledger
     contract: FaultContract
     clean: bool
+
+
+def next_agent_step(events: Sequence[VisibleEvent], step: int) -> int | None:
+    """The first agent message or tool call after ``step``: where an oracle that detects
+    something in an observation localises it (an observation itself is never a reliance)."""
+    for event in events:
+        if event.step > step and isinstance(event, AgentMessage | AgentToolCall):
+            return event.step
+    return None
 
 
 class Oracle(Protocol):

@@ -29,9 +29,14 @@ from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import EpisodeEnvironment, tool_kinds
 from sscbench.errors import SSCBenchError
 from sscbench.fault_contracts.history import History
-from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
+from sscbench.oracles.base import (
+    OracleSetting,
+    Trajectory,
+    Verdict,
+    next_agent_step,
+    register_oracle,
+)
 from sscbench.oracles.invariants import Mined, mine, record_kind, records
-from sscbench.runs.events import AgentMessage, AgentToolCall, VisibleEvent
 
 _ID_FIELDS = {"reservation": "reservation_id", "order": "order_id", "user": "user_id"}
 
@@ -45,13 +50,6 @@ class Finding:
     where: str
     invariant: str
     detail: str
-
-
-def _next_agent_step(events: tuple[VisibleEvent, ...], step: int) -> int | None:
-    for event in events:
-        if event.step > step and isinstance(event, AgentMessage | AgentToolCall):
-            return event.step
-    return None
 
 
 def _identity(data: Any) -> tuple[str, str] | None:
@@ -69,7 +67,7 @@ def observation_findings(history: History, domain: str, mined: Mined) -> list[Fi
     touched: set[tuple[str, str]] = set()
     findings = []
     for d in history.successes():
-        after = _next_agent_step(history.events, d.step)
+        after = next_agent_step(history.events, d.step)
         is_write = kinds.get(d.call.name) == "write"
         if d.parsed:
             for kind, record in records(d.data):
