@@ -1,8 +1,9 @@
 """Analysis of reconstructed labels: populations, quantities, intervals, report."""
 
-from sscbench.analysis.population import SENSITIVITIES, RunKey, build_population, read_labels
+from sscbench.analysis.population import SENSITIVITIES, RunKey, build_population
 from sscbench.analysis.quantities import POOLED, analyze, analyze_all
 from sscbench.analysis.results import AnalysisResult
+from sscbench.reconstruct.labels import read_labels
 
 __all__ = [
     "POOLED",

@@ -37,14 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
-from pydantic import ValidationError
-
 from sscbench.analysis.results import FunnelRow
 from sscbench.errors import ConfigError, LedgerError
 from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import iter_jsonl
-from sscbench.user_files import validation_problem
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 Sensitivity = Literal[
@@ -262,34 +259,6 @@ def read_schedule(path: Path) -> Schedule | None:
         is_gated = record.get("state") == "missing" and record.get("cause") == "gated"
         (gated if is_gated else runs).append(key)
     return Schedule(tuple(runs), tuple(gated), first_seeds)
-
-
-def read_labels(path: Path | str) -> list[RunLabels]:
-    """The records of a ``labels.jsonl`` file (blank lines skipped); a bad line — not
-    UTF-8, not JSON, not a run label — is one :class:`ConfigError` naming it."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read labels {path}: {exc.strerror or exc}") from None
-    labels = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip():
-            continue
-        where = f"{path}:{number}"
-        try:
-            labels.append(RunLabels.model_validate_json(raw.decode("utf-8")))
-        except UnicodeDecodeError as exc:
-            raise ConfigError(
-                f"{where}: not valid UTF-8 (byte {exc.start}); labels.jsonl is written by "
-                "`sscbench reconstruct`, run it again"
-            ) from None
-        except ValidationError as exc:
-            raise ConfigError(
-                f"{where}: not a run label ({validation_problem(exc)}); labels.jsonl is "
-                "written by `sscbench reconstruct`, run it again"
-            ) from None
-    return labels
 
 
 def harness_error(label: RunLabels) -> bool:

@@ -81,8 +81,8 @@ def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
 
 def _labels(rundir: Path) -> list[RunLabels]:
     """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
-    from sscbench.analysis.population import read_labels
     from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.labels import read_labels
 
     path = rundir / "labels.jsonl"
     return read_labels(path) if path.is_file() else label_dir(rundir)

@@ -15,10 +15,10 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_labels, read_schedule
+from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_schedule
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import RunLabels, read_labels
 from sscbench.runs.ledger import TruncatedLineWarning
 from sscbench.user_files import check_output_dir, validation_problem
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sscbench.errors import ConfigError
 from sscbench.runs.events import Termination
+from sscbench.user_files import validation_problem
 
 EventStatus = Literal["found", "never", "none", "undecidable"]
 
@@ -60,3 +63,31 @@ class RunLabels(BaseModel):
     z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
     y_end: Literal["endorse", "retract", "undecidable"] | None
     uses: tuple[dict[str, object], ...] = ()
+
+
+def read_labels(path: Path | str) -> list[RunLabels]:
+    """The records of a ``labels.jsonl`` file (blank lines skipped); a bad line — not
+    UTF-8, not JSON, not a run label — is one :class:`ConfigError` naming it."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read labels {path}: {exc.strerror or exc}") from None
+    labels = []
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
+            continue
+        where = f"{path}:{number}"
+        try:
+            labels.append(RunLabels.model_validate_json(raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            raise ConfigError(
+                f"{where}: not valid UTF-8 (byte {exc.start}); labels.jsonl is written by "
+                "`sscbench reconstruct`, run it again"
+            ) from None
+        except ValidationError as exc:
+            raise ConfigError(
+                f"{where}: not a run label ({validation_problem(exc)}); labels.jsonl is "
+                "written by `sscbench reconstruct`, run it again"
+            ) from None
+    return labels

@@ -71,7 +71,7 @@ class ExportResult:
 def read_run_labels(path: Path) -> list[RunLabels]:
     """A ``labels.jsonl`` written by ``sscbench reconstruct`` (a bad line is one
     :class:`ConfigError` naming it, as everywhere labels are read)."""
-    from sscbench.analysis.population import read_labels
+    from sscbench.reconstruct.labels import read_labels
 
     return read_labels(path)
 

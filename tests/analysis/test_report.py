@@ -20,7 +20,6 @@ import pytest
 
 from sscbench.analysis import figures, tables
 from sscbench.analysis import report as report_module
-from sscbench.analysis.population import read_labels
 from sscbench.analysis.report import (
     REPORT_FILE,
     TRAJECTORIES_FILE,
@@ -30,7 +29,7 @@ from sscbench.analysis.report import (
 from sscbench.analysis.results import AdoptionRow, AnalysisResult, Interval, Rate
 from sscbench.analysis.viewer import load_ledgers, render_run, slug, step_marks
 from sscbench.cli import report as report_cmd
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import RunLabels, read_labels
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis"
 RUNS = FIXTURE / "runs"

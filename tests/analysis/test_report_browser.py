@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from sscbench.analysis.population import read_labels
 from sscbench.analysis.report import REPORT_FILE, TRAJECTORIES_FILE, write_report
 from sscbench.analysis.results import AnalysisResult
 from sscbench.analysis.viewer import slug
+from sscbench.reconstruct.labels import read_labels
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

@@ -19,11 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sscbench.analysis.population import read_labels, read_schedule
+from sscbench.analysis.population import read_schedule
 from sscbench.cli.main import main
 from sscbench.errors import ConfigError, LedgerError
 from sscbench.experiments.load import load_experiment
 from sscbench.fault_contracts.io import parse_contract
+from sscbench.reconstruct.labels import read_labels
 from sscbench.runs.ledger import TruncatedLineWarning, read_ledger
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 import sscbench.cli.reconstruct as reconstruct_cli
-from sscbench.analysis.population import read_labels
 from sscbench.cli.main import main
 from sscbench.errors import LedgerError
+from sscbench.reconstruct.labels import read_labels
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis" / "runs"
 
