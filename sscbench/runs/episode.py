@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from sscbench.agents.base import GREETING, STOP_TOKENS, Agent, EpisodeContext, User
+from sscbench.agents.providers.errors import EmptyReply
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
@@ -191,7 +192,11 @@ def _converse(
         if any(token in text for token in STOP_TOKENS):
             return "user_stop"
         while True:
-            turn = agent.next_turn(_view(rec.history))
+            try:
+                turn = agent.next_turn(_view(rec.history))
+            except EmptyReply:  # recorded as the empty message it was; not a choice to stop
+                emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=""))
+                return "empty_reply"
             if turn.text is None and not turn.tool_calls:
                 return "agent_stop"
             if turn.text or not turn.tool_calls:  # an empty reply is still a reply

@@ -109,6 +109,7 @@ Termination = Literal[
     "agent_stop",
     "max_steps",
     "harness_error",
+    "empty_reply",
     # τ²'s other reasons, for runs imported from τ² results (`sscbench import tau2`):
     "too_many_errors",
     "agent_error",

@@ -26,6 +26,7 @@ from sscbench.agents.providers.backends import with_anthropic_defaults
 from sscbench.agents.providers.client import Backend, ProviderClient
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.endpoints import resolved_base_url
+from sscbench.agents.providers.errors import EmptyReply
 from sscbench.agents.providers.openai_chat import OpenAIChatBackend
 from sscbench.agents.providers.records import Completion, ProviderCall
 from sscbench.agents.providers.scaffold import Scaffold, agent_scaffold
@@ -54,8 +55,9 @@ class ProviderAgent:
     """An :class:`~sscbench.agents.base.Agent` whose turns come from a model provider.
 
     ``provider_calls`` holds one record per attempt of the current episode; the episode
-    loop writes them to ``provider_calls.jsonl``. An empty reply, still empty after τ²'s
-    re-asks, ends the agent's part (``agent_stop``), as an agent with nothing to say.
+    loop writes them to ``provider_calls.jsonl``. A reply still empty after τ²'s re-asks
+    raises :class:`EmptyReply`: the loop records it and ends the run as ``empty_reply``,
+    never as ``agent_stop`` (the model did not choose to stop).
     """
 
     name: ClassVar[str]
@@ -98,7 +100,7 @@ class ProviderAgent:
 
     def _turn(self, completion: Completion, step: int, taken: set[str]) -> AgentTurn:
         if completion.is_empty:
-            return AgentTurn()
+            raise EmptyReply(f"{self.name} model {self.config.model}: empty reply at step {step}")
         ids = unique_call_ids(
             [
                 call.id or f"call_{step}_{index}"  # some local servers send no id

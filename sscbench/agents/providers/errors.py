@@ -1,4 +1,4 @@
-"""The one error the provider layer raises on purpose."""
+"""The errors the provider layer raises on purpose."""
 
 from __future__ import annotations
 
@@ -15,6 +15,15 @@ class ProviderError(ServiceError):
     It is not a result about the agent: the episode loop records the run as a harness
     failure (counted as missing, never scored). The message names the provider, model,
     HTTP status and error class, and never contains the API key.
+    """
+
+
+class EmptyReply(Exception):
+    """The model's reply stayed empty (no text, no tool call) after τ²'s re-asks.
+
+    Raised by a provider agent's ``next_turn`` instead of returning an empty turn, so the
+    episode loop records the empty reply as what it was and ends the run as
+    ``empty_reply``: the model did not choose to stop (``agent_stop``), it said nothing.
     """
 
 

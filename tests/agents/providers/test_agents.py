@@ -20,6 +20,7 @@ from sscbench.agents.providers import (
 )
 from sscbench.agents.providers.anthropic_messages import to_anthropic_tools
 from sscbench.agents.providers.arguments import RAW_ARGUMENTS
+from sscbench.agents.providers.errors import EmptyReply
 from sscbench.agents.providers.scaffold import agent_system_prompt, tool_schemas
 from sscbench.envs import ToolCall, load_domain
 from sscbench.errors import ConfigError
@@ -235,7 +236,8 @@ def test_empty_replies_are_reasked_then_end_the_agents_part(
 
     fake.script(*[kit.openai_reply("") for _ in range(2)])
     stubborn = _agent("openai", fake, key, empty_retries=1)
-    assert _first_turn(stubborn, kit) == AgentTurn()  # the loop records agent_stop
+    with pytest.raises(EmptyReply):  # the loop records it and ends the run as empty_reply
+        _first_turn(stubborn, kit)
 
 
 def test_anthropic_thinking_blocks_go_back_with_their_tool_use(
