@@ -261,6 +261,11 @@ def read_schedule(path: Path) -> Schedule | None:
     return Schedule(tuple(runs), tuple(gated), first_seeds)
 
 
+class AnalysisWarning(UserWarning):
+    """Something the analysis left out and says so (the command line prints it as one
+    line)."""
+
+
 def harness_error(label: RunLabels) -> bool:
     """Whether the run ended in a harness error (counted as missing, never as a result).
 
@@ -353,9 +358,11 @@ def build_population(
             # Not part of the design: left out of every count, but said out loud.
             example = min(unscheduled)
             warnings.warn(
-                f"{len(unscheduled)} observed run(s) are not in the schedule and are left "
-                f"out (e.g. {example.case_id} / {example.configuration} / "
-                f"r{example.repetition})",
+                AnalysisWarning(
+                    f"{len(unscheduled)} observed run(s) are not in the schedule and are left "
+                    f"out (e.g. {example.case_id} / {example.configuration} / "
+                    f"r{example.repetition})"
+                ),
                 stacklevel=2,
             )
     if repetitions is None:

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from sscbench.analysis.population import SENSITIVITIES, Sensitivity, read_schedule
+from sscbench.analysis.population import SENSITIVITIES, AnalysisWarning, Sensitivity, read_schedule
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels, read_labels
@@ -81,15 +81,20 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
         schedule = read_schedule(args.rundir / SCHEDULE_FILE)
     for warning in caught:  # a crash cut the last line: say so in one line, carry on
         print(f"warning: {warning.message}", file=sys.stderr)
-    return analyze(
-        labels,
-        load_case_set(args.cases),
-        sensitivity=cast(Sensitivity, args.sensitivity),
-        seed=args.seed,
-        schedule=schedule.runs if schedule else None,
-        first_seeds=schedule.first_seeds if schedule else None,
-        gated=schedule.gated if schedule else (),
-    )
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always", AnalysisWarning)
+        result = analyze(
+            labels,
+            load_case_set(args.cases),
+            sensitivity=cast(Sensitivity, args.sensitivity),
+            seed=args.seed,
+            schedule=schedule.runs if schedule else None,
+            first_seeds=schedule.first_seeds if schedule else None,
+            gated=schedule.gated if schedule else (),
+        )
+    for message in dict.fromkeys(str(w.message) for w in said):  # one line each, once
+        print(f"warning: {message}", file=sys.stderr)
+    return result
 
 
 def handle(args: argparse.Namespace) -> int:

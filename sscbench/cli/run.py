@@ -110,6 +110,7 @@ def handle(args: argparse.Namespace) -> int:
 
         return run_experiment_file(args)
     from sscbench.experiments.inline import clean_runs, command_line_experiment, fault_runs
+    from sscbench.experiments.session import check_same_experiment
 
     contract: FaultContract | None = None
     if args.contract is not None and args.case is not None:
@@ -146,6 +147,7 @@ def handle(args: argparse.Namespace) -> int:
         runs = clean_runs(experiment, tasks, args.max_steps)
         label = args.domain
     check_writable(args.out)
+    check_same_experiment(args.out, experiment)  # before the progress display starts
     for warning in experiment.warnings:
         Console(stderr=True).print(f"[yellow]warning:[/yellow] {warning}")
     return _run(experiment, runs, args.out, f"{label} × {args.agent}")

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from sscbench.experiments.load import load_experiment
 from sscbench.experiments.progress import ExperimentProgress
-from sscbench.experiments.session import SessionResult, run_experiment
+from sscbench.experiments.session import SessionResult, check_same_experiment, run_experiment
 from sscbench.experiments.status import STATUS_FILE
 from sscbench.user_files import check_output_dir
 
@@ -57,6 +57,7 @@ def handle(args: argparse.Namespace) -> int:
     check_output_dir(out, "--out")  # before anything runs: a file or read-only place
     experiment = load_experiment(config)
     console = Console(stderr=True, soft_wrap=True)
+    check_same_experiment(out, experiment)  # before the progress display starts
     for warning in experiment.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
     with ExperimentProgress(console, experiment.name) as progress:

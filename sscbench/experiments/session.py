@@ -103,7 +103,7 @@ OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency")
 """What may change between sessions of one experiment without making it another one."""
 
 
-def _check_same_experiment(out: Path, experiment: Experiment) -> None:
+def check_same_experiment(out: Path, experiment: Experiment) -> None:
     """Refuse to run a different experiment into a directory that holds one: its
     ``experiment.json`` would be overwritten and one report would mix two experiments.
 
@@ -142,7 +142,7 @@ def run_experiment(
     """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule."""
     schedule = plan_runs(experiment) if runs is None else runs
     with exclusive(out):
-        _check_same_experiment(out, experiment)
+        check_same_experiment(out, experiment)
         _write_json(out / EXPERIMENT_FILE, describe(experiment))
         log = StatusLog(out / STATUS_FILE)
         try:

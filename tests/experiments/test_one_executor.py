@@ -128,12 +128,15 @@ agent = "scripted:hasty"
     run_experiment(load_experiment(first), out)
     before = (out / "experiment.json").read_bytes()
     assert main(["run", "--config", str(second), "--out", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert "first.toml" in err and "second.toml" in err
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, "the refusal is the only line"
+    assert "first.toml" in err[0] and "second.toml" in err[0]
     assert (out / "experiment.json").read_bytes() == before, "nothing overwritten"
     # The same experiment under another file name, with a raised budget, is not another one.
     assert main(["run", "--config", str(raised), "--out", str(out)]) == 0
     before = (out / "experiment.json").read_bytes()
     # Command-line runs into an experiment's directory are refused the same way.
+    capsys.readouterr()
     assert main(["run", "--case", EASY, "--agent", "scripted:gold", "--out", str(out)]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert json.loads(before)["source"].endswith("raised.toml"), "the latest file is named"
