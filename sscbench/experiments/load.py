@@ -2,8 +2,8 @@
 
 Everything that can be wrong with the file is found before anything runs, and every
 problem is reported at once as ``file:line: key: message`` (a :class:`ConfigError`, exit
-code 2). Relative paths in the file (the case set, ``cache_dir``) are relative to the file,
-so an experiment directory can be moved or shared as a whole.
+code 2). Relative paths in the file (the case set, ``cache_dir``, a ``server_model`` .gguf)
+are relative to the file, so an experiment directory can be moved or shared as a whole.
 """
 
 from __future__ import annotations
@@ -86,6 +86,9 @@ class Experiment:
     warnings: tuple[str, ...] = ()
     paired: tuple[str, ...] = ()
     """Interface variants each applicable case is also run under (paired checks)."""
+    executor: str = "local"
+    """Where episodes run (``local`` threads or ``ray``); operational, like concurrency."""
+    executor_address: str | None = None
     records_configuration: bool = True
     """Whether ledger headers name the configuration (experiment files do; the runs of
     ``sscbench run --case`` and ``demo`` are named by their agent, as they always were)."""
@@ -100,6 +103,9 @@ def _resolve_paths(params: dict[str, Any], base: Path) -> dict[str, Any]:
     cache_dir = out.get("cache_dir")
     if isinstance(cache_dir, str) and cache_dir:
         out["cache_dir"] = str((base / Path(cache_dir).expanduser()).resolve())
+    model = out.get("server_model")  # a managed server's .gguf file (not a packaged name)
+    if isinstance(model, str) and model.endswith(".gguf"):
+        out["server_model"] = str((base / Path(model).expanduser()).resolve())
     return out
 
 
@@ -314,6 +320,8 @@ def load_experiment(path: Path) -> Experiment:
         user=user,
         seeds=tuple(seeds),
         concurrency=spec.concurrency,
+        executor=spec.executor,
+        executor_address=spec.ray_address,
         gate=spec.gate,
         step_limits=limits,
         budget=spec.budget,

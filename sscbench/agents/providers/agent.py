@@ -133,17 +133,28 @@ class OpenAIAgent(ProviderAgent):
 class OpenAICompatibleAgent(ProviderAgent):
     """Chat completions on an OpenAI-compatible server (vLLM, Ollama, llama.cpp, ...).
 
-    ``base_url`` is required; ``api_key_env`` is optional (no key is sent without it).
+    ``base_url`` (a server already running) or ``server`` (one SSCBench starts and stops,
+    :mod:`~sscbench.agents.providers.local_server`) is required; ``api_key_env`` is
+    optional (no key is sent without it).
     """
 
     name = "openai-compatible"
 
     def __init__(self, config: ProviderConfig) -> None:
-        if not config.base_url:
-            raise ConfigError("openai-compatible needs base_url, e.g. http://localhost:8000/v1")
+        if not config.base_url and config.server is None:
+            raise ConfigError(
+                "openai-compatible needs base_url, e.g. http://localhost:8000/v1, "
+                "or server=llama.cpp"
+            )
         if config.thinking_budget is not None:
             raise ConfigError("thinking_budget is Anthropic-only; use extra_body")
-        super().__init__(config, OpenAIChatBackend(config, compatible=True))
+        self._chat = OpenAIChatBackend(config, compatible=True)
+        super().__init__(config, self._chat)
+
+    def start(self, ctx: EpisodeContext) -> None:
+        """Start the managed server first (if any), so its start-up is not a request's."""
+        self._chat.prepare()
+        super().start(ctx)
 
 
 class AnthropicAgent(ProviderAgent):
@@ -152,6 +163,8 @@ class AnthropicAgent(ProviderAgent):
     name = "anthropic"
 
     def __init__(self, config: ProviderConfig) -> None:
+        if config.server is not None:
+            raise ConfigError("server=llama.cpp is for openai-compatible participants")
         config = with_anthropic_defaults(config)  # max_tokens: required, recorded
         config = _with_endpoint(config, "anthropic")
         super().__init__(config, AnthropicMessagesBackend(config))

@@ -27,6 +27,8 @@ def make_backend(
 ) -> tuple[Backend, ProviderConfig]:
     """The backend for ``provider`` and the configuration it actually uses."""
     if provider == "anthropic":
+        if config.server is not None:
+            raise ConfigError("server=llama.cpp is for openai-compatible participants")
         config = with_anthropic_defaults(config)
         return AnthropicMessagesBackend(config), config
     if provider in ("openai", "openai-compatible"):

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from sscbench.agents.providers.credentials import ENV_NAME
 from sscbench.agents.providers.endpoints import check_base_url
@@ -59,9 +66,27 @@ class ProviderConfig(BaseModel):
     requests_per_minute: float | None = Field(default=None, gt=0, description="rate limit")
     input_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     output_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
+    server: Literal["llama.cpp"] | None = Field(
+        default=None, description="start and manage a local server (openai-compatible only)"
+    )
+    server_model: str | None = Field(
+        default=None, min_length=1, description="packaged model name or .gguf path; None: smollm2"
+    )
+    server_chat_format: str | None = Field(
+        default=None, min_length=1, description="llama.cpp chat format; None: the model's own"
+    )
+    server_ctx: int | None = Field(
+        default=None, ge=256, description="server context size in tokens; None: 8192"
+    )
 
     @field_validator(
-        "temperature", "max_tokens", "seed", "thinking_budget", "run_time_limit", mode="before"
+        "temperature",
+        "max_tokens",
+        "seed",
+        "thinking_budget",
+        "run_time_limit",
+        "server_ctx",
+        mode="before",
     )
     @classmethod
     def _none_word(cls, value: Any) -> Any:
@@ -79,6 +104,20 @@ class ProviderConfig(BaseModel):
                 "(e.g. OPENAI_API_KEY), not the key itself"
             )
         return value
+
+    @model_validator(mode="after")
+    def _one_endpoint(self) -> ProviderConfig:
+        # A managed server brings its own endpoint; its settings mean nothing without it.
+        if self.server is not None and self.base_url is not None:
+            raise ValueError(
+                "set base_url (a server already running) or server (one SSCBench starts), "
+                "not both"
+            )
+        if self.server is None:
+            for name in ("server_model", "server_chat_format", "server_ctx"):
+                if getattr(self, name) is not None:
+                    raise ValueError(f"{name} needs server=llama.cpp")
+        return self
 
     @field_validator("base_url")
     @classmethod

@@ -19,6 +19,7 @@ from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import read_api_key
 from sscbench.agents.providers.endpoints import resolved_base_url
 from sscbench.agents.providers.errors import response_json, unreadable
+from sscbench.agents.providers.local_server import ServerSpec, managed_spec, server_for
 from sscbench.agents.providers.records import Completion, CompletionCall
 from sscbench.agents.providers.retry import (
     Failure,
@@ -26,6 +27,7 @@ from sscbench.agents.providers.retry import (
 )
 from sscbench.agents.providers.transcript import Message
 from sscbench.caching import shared_cache
+from sscbench.errors import ConfigError
 
 NO_KEY = "no-key"
 """Sent to compatible servers that need no key: the SDK would otherwise fall back to
@@ -85,14 +87,22 @@ class OpenAIChatBackend:
     ``compatible`` servers get ``max_tokens`` (widely implemented) instead of OpenAI's
     ``max_completion_tokens`` (required by its reasoning models), and a placeholder key
     when ``api_key_env`` is unset. ``endpoint`` is the API root actually used (the
-    ``OPENAI_BASE_URL`` fallback resolved here, not inside the SDK).
+    ``OPENAI_BASE_URL`` fallback resolved here, not inside the SDK), or for a managed
+    server (``server``) a stable name for it: its port is only known once it runs.
     """
 
     def __init__(self, config: ProviderConfig, *, compatible: bool = False) -> None:
         self.config = config
         self.compatible = compatible
         self.provider = "openai-compatible" if compatible else "openai"
-        self.endpoint = resolved_base_url("openai", config.base_url)
+        self._managed: ServerSpec | None = None
+        if config.server is not None:
+            if not compatible:
+                raise ConfigError("server=llama.cpp is for openai-compatible participants")
+            self._managed = managed_spec(config)  # checks the extra and the model file now
+            self.endpoint = f"{config.server}:{self._managed.model_path}"
+        else:
+            self.endpoint = resolved_base_url("openai", config.base_url)
         self._key_env = config.api_key_env or (None if compatible else "OPENAI_API_KEY")
         self._key: str | None = None
         self._client: Any = None
@@ -123,7 +133,16 @@ class OpenAIChatBackend:
             params["reasoning_effort"] = c.reasoning_effort
         return {"params": params, "extra_body": dict(c.extra_body)}
 
+    def prepare(self) -> None:
+        """Start the managed server, if any (before a run's clock starts, not inside an
+        attempt)."""
+        if self._managed is not None:
+            server_for(self._managed)
+
     def _sdk(self) -> Any:
+        if self._managed is not None:  # looked up each time: a crashed server is restarted
+            url = server_for(self._managed).base_url
+            return _shared_client(NO_KEY, url, self.config.timeout)
         if self._client is None:
             if self._key_env is not None:
                 self._key = read_api_key(self._key_env)
