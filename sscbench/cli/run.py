@@ -38,6 +38,13 @@ def _seeds(text: str) -> tuple[int, ...]:
     return seeds
 
 
+def _executor(text: str) -> tuple[str, str | None]:
+    kind, _, address = text.partition("=")
+    if kind not in ("local", "ray") or (kind == "local" and address):
+        raise argparse.ArgumentTypeError(f"expected local, ray or ray=ADDRESS, got {text!r}")
+    return kind, address or None
+
+
 def register(sub: Any) -> None:
     """Add the ``run`` subcommand."""
     p = sub.add_parser(
@@ -73,6 +80,13 @@ def register(sub: Any) -> None:
     p.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
     p.add_argument(
         "--concurrency", type=int, default=1, help="episodes at once (LLM agents: raise it)"
+    )
+    p.add_argument(
+        "--executor",
+        type=_executor,
+        metavar="local|ray[=ADDRESS]",
+        help="where episodes run: this process (default), or Ray — a local cluster, or the "
+        "one at ADDRESS (needs pip install 'sscbench[ray]'); overrides the experiment file",
     )
     p.add_argument(
         "--contract", type=Path, help="a fault contract file: run its case with the fault injected"
@@ -146,6 +160,9 @@ def handle(args: argparse.Namespace) -> int:
         tasks = [(args.domain, t) for t in parse_task_spec(args.domain, args.tasks)]
         runs = clean_runs(experiment, tasks, args.max_steps)
         label = args.domain
+    from sscbench.experiments.executors import with_executor
+
+    experiment = with_executor(experiment, args.executor)
     check_writable(args.out)
     check_same_experiment(args.out, experiment)  # before the progress display starts
     for warning in experiment.warnings:

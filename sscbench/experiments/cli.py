@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from sscbench.experiments.executors import with_executor
 from sscbench.experiments.load import load_experiment
 from sscbench.experiments.progress import ExperimentProgress
 from sscbench.experiments.session import SessionResult, check_same_experiment, run_experiment
@@ -55,7 +56,7 @@ def handle(args: argparse.Namespace) -> int:
     config: Path = args.config
     out: Path = args.out
     check_output_dir(out, "--out")  # before anything runs: a file or read-only place
-    experiment = load_experiment(config)
+    experiment = with_executor(load_experiment(config), args.executor)
     console = Console(stderr=True, soft_wrap=True)
     check_same_experiment(out, experiment)  # before the progress display starts
     for warning in experiment.warnings:

@@ -23,13 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sscbench.experiments.budget import Budget, CallCost, run_cost
-from sscbench.experiments.execute import (
-    clear_stale,
-    execute_run,
-    finished_run,
-    ledger_digest,
-    prewarm,
-)
+from sscbench.experiments.execute import clear_stale, finished_run, prewarm
+from sscbench.experiments.executors import Executor, LocalExecutor
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import RunKey, ScheduledRun
 from sscbench.experiments.status import Cause, RunRecord, StatusLog
@@ -56,6 +51,7 @@ class _Context:
     semaphore: asyncio.Semaphore
     futures: dict[RunKey, asyncio.Future[RunRecord]]
     on_record: OnRecord | None
+    executor: Executor
     warm_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     warmed: set[str] = field(default_factory=set)
 
@@ -105,13 +101,6 @@ def ended(run: ScheduledRun, end: RunEnd, cost: CallCost, digest: str | None = N
     )
 
 
-def _execute(
-    run: ScheduledRun, experiment: Experiment, out: Path
-) -> tuple[RunEnd, CallCost, str | None]:
-    end = execute_run(run, experiment, out)
-    return end, run_cost(out / run.run_id), ledger_digest(out / run.run_id)
-
-
 async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
     """The missing record if the gate stops this run, else None."""
     assert run.gate is not None
@@ -152,7 +141,7 @@ async def _decide(ctx: _Context, run: ScheduledRun) -> tuple[RunRecord, bool]:
             await asyncio.to_thread(clear_stale, run_dir)
             return missing(run, "budget", reason), False
         ctx.budget.start()
-        end, cost, digest = await asyncio.to_thread(_execute, run, ctx.experiment, ctx.out)
+        end, cost, digest = await ctx.executor.run(run, ctx.experiment, ctx.out)
     ctx.budget.charge(cost)
     return ended(run, end, cost, digest), True
 
@@ -177,13 +166,15 @@ async def run_schedule(
     log: StatusLog,
     budget: Budget,
     on_record: OnRecord | None = None,
+    executor: Executor | None = None,
 ) -> list[RunRecord]:
-    """Bring every run of ``runs`` to its final state; records in schedule order."""
+    """Bring every run of ``runs`` to its final state; records in schedule order.
+    Episodes run on ``executor`` (default: worker threads of this process)."""
     loop = asyncio.get_running_loop()
-    executor = ThreadPoolExecutor(
+    threads = ThreadPoolExecutor(
         max_workers=max(experiment.concurrency, 4), thread_name_prefix="sscbench-episode"
     )
-    loop.set_default_executor(executor)
+    loop.set_default_executor(threads)
     ctx = _Context(
         experiment=experiment,
         out=out,
@@ -192,5 +183,6 @@ async def run_schedule(
         semaphore=asyncio.Semaphore(experiment.concurrency),
         futures={run.key: loop.create_future() for run in runs},
         on_record=on_record,
+        executor=executor or LocalExecutor(),
     )
     return list(await asyncio.gather(*(_one(ctx, run) for run in runs)))

@@ -23,7 +23,7 @@ from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.registry import make_agent
 from sscbench.envs import EpisodeEnvironment, load_domain
 from sscbench.envs.grading import gold_hashes
-from sscbench.experiments.load import Experiment
+from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
@@ -150,6 +150,14 @@ def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
     run_dir = out / run.run_id
     clear_stale(run_dir)
     run_dir.parent.mkdir(parents=True, exist_ok=True)
+    return execute_into(run, experiment.user, experiment.records_configuration, run_dir)
+
+
+def execute_into(
+    run: ScheduledRun, user_setting: UserSetting, records_configuration: bool, run_dir: Path
+) -> RunEnd:
+    """Run one episode into ``run_dir`` (which must not hold a run). Takes only what the
+    episode needs, so a remote worker can run it from a small, picklable job."""
     contract = run.contract
     spec = EpisodeSpec(
         domain=run.domain,
@@ -159,10 +167,9 @@ def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
         case_id=None if contract is None else contract.contract_id,
         variants=dict(run.variants),
         fault=None if contract is None else contract.model_dump(mode="json"),
-        configuration=run.configuration.id if experiment.records_configuration else None,
+        configuration=run.configuration.id if records_configuration else None,
     )
     config = run.configuration
-    user_setting = experiment.user
     agent_key = POOL.key("agent", config.agent, config.params)
     user_key = POOL.key("user", user_setting.name, user_setting.params)
     agent = POOL.take(agent_key, lambda: make_agent(config.agent, **config.params))

@@ -86,6 +86,9 @@ class Experiment:
     warnings: tuple[str, ...] = ()
     paired: tuple[str, ...] = ()
     """Interface variants each applicable case is also run under (paired checks)."""
+    executor: str = "local"
+    """Where episodes run (``local`` threads or ``ray``); operational, like concurrency."""
+    executor_address: str | None = None
     records_configuration: bool = True
     """Whether ledger headers name the configuration (experiment files do; the runs of
     ``sscbench run --case`` and ``demo`` are named by their agent, as they always were)."""
@@ -317,6 +320,8 @@ def load_experiment(path: Path) -> Experiment:
         user=user,
         seeds=tuple(seeds),
         concurrency=spec.concurrency,
+        executor=spec.executor,
+        executor_address=spec.ray_address,
         gate=spec.gate,
         step_limits=limits,
         budget=spec.budget,

@@ -22,6 +22,7 @@ from typing import Any
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
+from sscbench.experiments.executors import clear_staging, make_executor
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import ScheduledRun, plan_runs
 from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
@@ -83,6 +84,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
         "seeds": list(experiment.seeds),
         "gate": experiment.gate,
         "concurrency": experiment.concurrency,
+        "executor": experiment.executor,
         "step_limits": experiment.step_limits,
         "budget": experiment.budget.model_dump(),
         "user": {"name": experiment.user.name, "params": experiment.user.params},
@@ -99,7 +101,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
     }
 
 
-OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency")
+OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency", "executor")
 """What may change between sessions of one experiment without making it another one."""
 
 
@@ -158,7 +160,14 @@ def run_experiment(
                 if on_record is not None:
                     on_record(rec, ran)
 
-            records = asyncio.run(run_schedule(experiment, schedule, out, log, budget, record))
+            executor = make_executor(experiment.executor, experiment.executor_address)
+            try:
+                records = asyncio.run(
+                    run_schedule(experiment, schedule, out, log, budget, record, executor)
+                )
+            finally:
+                executor.close()
+            clear_staging(out)  # only attempts of killed workers can be left there
         finally:
             log.close()
         result = SessionResult(

@@ -76,7 +76,13 @@ class ExperimentFile(_Strict):
     seeds: tuple[int, ...] | None = Field(
         default=None, description="one seed per repetition; None: 0, 1, ..., k"
     )
-    concurrency: int = Field(default=4, ge=1, le=1024)
+    concurrency: int = Field(default=4, ge=1, le=4096)
+    executor: Literal["local", "ray"] = Field(
+        default="local", description="where episodes run: this process, or a Ray cluster"
+    )
+    ray_address: str | None = Field(
+        default=None, description="an existing Ray cluster (None: start a local one)"
+    )
     gate: Gate = "per_case"
     cases: CaseSelection = Field(default_factory=CaseSelection)
     step_limits: dict[str, PositiveInt] = Field(

@@ -1,0 +1,167 @@
+"""Where episodes run: in this process's worker threads, or as tasks on a Ray cluster.
+
+The engine (:mod:`sscbench.experiments.engine`) decides *what* runs — the protocol, gating,
+budget, resume — and stays the only writer of ``schedule.jsonl`` and of the run
+directories' final places. An executor only runs one episode and hands back its outcome:
+
+* :class:`LocalExecutor` runs it in a thread of this process, straight into its directory.
+* :class:`RayExecutor` runs it as a Ray task that writes into a private staging directory
+  (``DIR/.staging/<run>.<attempt id>``) on storage the driver can see; the driver then
+  moves the staged run into place with one rename. A worker killed mid-episode leaves only
+  an orphaned staging directory; Ray runs the task again (a fresh attempt id), and the run
+  is recorded once. Output directories on a cluster must be on shared storage.
+
+Ray is an optional dependency (``pip install 'sscbench[ray]'``); it is imported only when
+the Ray executor is chosen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from sscbench.errors import ConfigError
+from sscbench.experiments.budget import CallCost, run_cost
+from sscbench.experiments.execute import clear_stale, execute_into, execute_run, ledger_digest
+from sscbench.experiments.load import Experiment, UserSetting
+from sscbench.experiments.plan import ScheduledRun
+from sscbench.runs.events import RunEnd
+
+STAGING_DIR = ".staging"
+Outcome = tuple[RunEnd, CallCost, str | None]
+"""What an executor hands back: the run's end, its provider cost, its ledger's digest."""
+
+
+class Executor(Protocol):
+    """Runs one scheduled episode to its end."""
+
+    async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
+        """Run ``run`` into ``out / run.run_id`` and return its outcome."""
+        ...
+
+    def close(self) -> None:
+        """Release what the executor holds (threads, a cluster connection)."""
+        ...
+
+
+def _local(run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
+    end = execute_run(run, experiment, out)
+    return end, run_cost(out / run.run_id), ledger_digest(out / run.run_id)
+
+
+class LocalExecutor:
+    """Episodes in worker threads of this process (the default)."""
+
+    async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
+        """One episode in a thread."""
+        return await asyncio.to_thread(_local, run, experiment, out)
+
+    def close(self) -> None:
+        """Nothing to release (the loop owns its thread pool)."""
+
+
+@dataclass(frozen=True)
+class EpisodeJob:
+    """What a remote worker needs to run one episode (small and picklable)."""
+
+    run: ScheduledRun
+    user: UserSetting
+    records_configuration: bool
+    out: str
+
+
+def staging_path(out: Path, run_id: str) -> Path:
+    """A fresh staging directory for one attempt of ``run_id`` (an attempt Ray retries
+    after a worker died gets a new one, so it never meets the dead attempt's files)."""
+    flat = run_id.replace("/", "__")
+    return out / STAGING_DIR / f"{flat}.{uuid.uuid4().hex[:12]}"
+
+
+def run_job(job: EpisodeJob) -> tuple[str, str]:
+    """Run an episode into a fresh staging directory (in a Ray worker); returns the run's
+    end as JSON and where it was staged."""
+    staging = staging_path(Path(job.out), job.run.run_id)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    # Beside the staged run, never in it: which process holds the attempt (for operators
+    # of a cluster, and for the test that kills a worker mid-episode).
+    staging.with_name(staging.name + ".pid").write_text(str(os.getpid()), encoding="utf-8")
+    end = execute_into(job.run, job.user, job.records_configuration, staging)
+    return end.model_dump_json(), str(staging)
+
+
+def commit(staged: Path, run_dir: Path) -> None:
+    """Move a staged run into its place (whatever occupied it is set aside first)."""
+    clear_stale(run_dir)
+    run_dir.parent.mkdir(parents=True, exist_ok=True)
+    staged.rename(run_dir)
+
+
+class RayExecutor:
+    """Episodes as Ray tasks (``address``: an existing cluster; None: a local one)."""
+
+    def __init__(self, address: str | None, cpus_per_episode: float = 1.0) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise ConfigError(
+                "the Ray executor needs Ray: pip install 'sscbench[ray]' (or choose "
+                'executor = "local")'
+            ) from None
+        self._ray: Any = ray
+        if not ray.is_initialized():
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+                ignore_reinit_error=True,
+            )
+            self._owns = True
+        else:
+            self._owns = False
+        # Retried on a worker's death (a system failure), never on an exception raised by
+        # the episode itself: run_episode records those in the ledger.
+        self._task = ray.remote(num_cpus=cpus_per_episode, max_retries=3)(run_job)
+
+    async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
+        """One episode as a Ray task; the staged run is moved into place here."""
+        job = EpisodeJob(run, experiment.user, experiment.records_configuration, str(out))
+        end_json, staged = await self._task.remote(job)
+        end = RunEnd.model_validate_json(end_json)
+        run_dir = out / run.run_id
+        await asyncio.to_thread(commit, Path(staged), run_dir)
+        return end, run_cost(run_dir), ledger_digest(run_dir)
+
+    def close(self) -> None:
+        """Disconnect from (or stop) the cluster this executor started."""
+        if self._owns:
+            self._ray.shutdown()
+
+
+def make_executor(kind: str, address: str | None = None) -> Executor:
+    """The executor an experiment asks for."""
+    if kind == "local":
+        return LocalExecutor()
+    if kind == "ray":
+        return RayExecutor(address)
+    raise ConfigError(f"unknown executor {kind!r}; choose local or ray")
+
+
+def with_executor(experiment: Experiment, choice: tuple[str, str | None] | None) -> Experiment:
+    """``experiment`` on the executor chosen on the command line (None: as the file says)."""
+    if choice is None:
+        return experiment
+    return dataclasses.replace(experiment, executor=choice[0], executor_address=choice[1])
+
+
+def clear_staging(out: Path) -> None:
+    """Remove the staging area of a finished session: only attempts that never completed
+    are left there (a killed worker's), and none of them is any run's result."""
+    shutil.rmtree(out / STAGING_DIR, ignore_errors=True)

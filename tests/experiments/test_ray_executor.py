@@ -1,0 +1,107 @@
+"""The Ray executor: the same experiment gives the same labels, and a worker killed
+mid-episode loses and duplicates nothing. Skipped when Ray is not installed."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sscbench.experiments import load_experiment, read_status, run_experiment
+from sscbench.experiments.executors import STAGING_DIR, with_executor
+from sscbench.experiments.status import STATUS_FILE
+from sscbench.reconstruct.label import label_dir
+from sscbench.runs.ledger import read_ledger
+
+ray = pytest.importorskip("ray")
+
+Write = Callable[..., Path]
+EASY = "item_option/retail/0/#W2378156/2"
+
+
+def test_same_labels_on_the_local_and_the_ray_executor(write: Write, tmp_path: Path) -> None:
+    path = write(
+        """
+concurrency = 4
+repetitions = 2
+[cases]
+operators = ["item_option", "write_effect"]
+per_operator = 1
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+[[configurations]]
+id = "careful"
+agent = "scripted:careful"
+"""
+    )
+    experiment = load_experiment(path)
+    local = run_experiment(experiment, tmp_path / "local")
+    on_ray = run_experiment(with_executor(experiment, ("ray", None)), tmp_path / "ray")
+    assert [r.model_dump(exclude={"ts"}) for r in local.records] == [
+        r.model_dump(exclude={"ts"}) for r in on_ray.records
+    ] or [r.ledger_sha256 for r in local.records] != [r.ledger_sha256 for r in on_ray.records]
+    strip = {"ts", "ledger_sha256"}
+    assert [r.model_dump(exclude=strip) for r in local.records] == [
+        r.model_dump(exclude=strip) for r in on_ray.records
+    ]
+    assert label_dir(tmp_path / "local") == label_dir(tmp_path / "ray")
+    assert not (tmp_path / "ray" / STAGING_DIR).exists(), "nothing left in staging"
+
+
+def test_a_worker_killed_mid_episode_loses_and_duplicates_nothing(
+    write: Write, tmp_path: Path, server: Any, key: str, lb: Any
+) -> None:
+    gold = lb.GoldResponder()
+
+    def slow(path: str, body: dict[str, Any]) -> Any:
+        time.sleep(0.25)  # an episode takes seconds: time to kill its worker
+        return gold(path, body)
+
+    server.responder = slow
+    path = write(
+        f"""
+executor = "ray"
+concurrency = 2
+[cases]
+ids = ["{EASY}"]
+[[configurations]]
+id = "oa"
+agent = "openai"
+params = {{ model = "fake-model", base_url = "{server.openai_url}", api_key_env = "{key}" }}
+"""
+    )
+    out = tmp_path / "out"
+    experiment = load_experiment(path)
+    result: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: result.update(r=run_experiment(experiment, out)))
+    thread.start()
+    killed = None
+    deadline = time.monotonic() + 60
+    while killed is None and time.monotonic() < deadline and thread.is_alive():
+        for pid_file in (out / STAGING_DIR).glob("*.pid") if (out / STAGING_DIR).exists() else ():
+            if (pid_file.with_suffix("") / "ledger.jsonl").exists():
+                killed = int(pid_file.read_text())
+                os.kill(killed, signal.SIGKILL)
+                break
+        time.sleep(0.05)
+    thread.join(timeout=120)
+    assert killed is not None, "no attempt was seen running"
+    session = result["r"]
+    assert [(r.condition, r.state) for r in session.records] == [
+        ("clean", "observed"),
+        ("fault", "observed"),
+    ]
+    latest = read_status(out / STATUS_FILE)
+    assert len(latest) == 2
+    runs = [r for r in (out / "clean").rglob("ledger.jsonl")]
+    runs += [r for r in (out / "fault").rglob("ledger.jsonl")]
+    assert len(runs) == 2, "one run directory per key, no duplicate"
+    assert all(read_ledger(r).finished for r in runs)
+    assert not (out / STAGING_DIR).exists()
