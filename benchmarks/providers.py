@@ -21,8 +21,8 @@ and provider-call records. Prints a markdown table and writes
 ``benchmarks/providers-results.json``. The dev box is shared: the 1-minute load average
 after each P6 batch is recorded, since other processes take CPU from the client.
 
-    /work/venv/bin/python benchmarks/providers.py       # ~1.5 min on the 2-core dev box
-    /work/venv/bin/python benchmarks/providers.py --formats openai --calls 4 --skip-p7
+    .venv/bin/python benchmarks/providers.py       # ~1.5 min on the 2-core dev box
+    .venv/bin/python benchmarks/providers.py --formats openai --calls 4 --skip-p7
 """
 
 from __future__ import annotations
