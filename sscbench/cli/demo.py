@@ -7,6 +7,11 @@ adoption for every run, writes the report, and prints the paper's tables: the an
 in for the adjudicated human reference — the automatic labels against that reference
 (Table III(b)), the oracle settings (Table II) and the offline oracles' scores (Table V).
 Re-running resumes: finished runs are kept.
+
+``--local-model`` (opt-in, still keyless and offline) also runs a real model on one case
+per operator: SmolLM2-135M-Instruct through a llama.cpp server SSCBench starts and stops
+(the ``local`` extra), so the whole LLM path — server, wire format, records, grading,
+labels, report — is seen working, beside the scripted agents, before any money is spent.
 """
 
 from __future__ import annotations
@@ -25,11 +30,18 @@ from sscbench.errors import ConfigError
 EVAL_DIR = "oracle_eval"
 
 if TYPE_CHECKING:
+    from sscbench.experiments.load import Experiment
+    from sscbench.experiments.plan import ScheduledRun
     from sscbench.experiments.status import RunRecord
     from sscbench.oracles.validation import TruthValidation
+    from sscbench.witnesses.caseset import CaseSet
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
 CONTROLS_PER_OPERATOR = 10
+LOCAL_AGENT = "openai-compatible"
+LOCAL_PARAMS: dict[str, Any] = {"model": "smollm2", "server": "llama.cpp", "max_tokens": 256}
+"""The opt-in real model: the packaged SmolLM2 on a managed llama.cpp server. Replies are
+capped so that a tiny model that rambles still finishes an episode in seconds."""
 
 
 def register(sub: Any) -> None:
@@ -38,6 +50,12 @@ def register(sub: Any) -> None:
     p.add_argument("--out", type=Path, default=Path("runs/demo"), help="output directory")
     p.add_argument("--cases", type=Path, help="case set directory (default: the shipped one)")
     p.add_argument("--seeds", type=int, default=2, help="repetitions per case and agent")
+    p.add_argument(
+        "--local-model",
+        action="store_true",
+        help="also run SmolLM2-135M through a local llama.cpp server on one case per operator "
+        "(keyless, offline; needs pip install 'sscbench[local]')",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -48,6 +66,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
+    from sscbench.experiments.session import run_experiment
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
@@ -60,7 +79,9 @@ def handle(args: argparse.Namespace) -> int:
     seeds = range(args.seeds)
     controls = control_tasks(case_set, CONTROLS_PER_OPERATOR)
     clean_dir = args.out.with_name(f"{args.out.name}-clean")
-    total = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds) + len(controls)
+    local = _with_local_model(case_set, seeds, args.out) if args.local_model else None
+    scheduled = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds)
+    total = (scheduled if local is None else len(local[1])) + len(controls)
     started = time.perf_counter()
     failed = 0
     with Progress(
@@ -80,7 +101,10 @@ def handle(args: argparse.Namespace) -> int:
             failed += record.failed
             progress.advance(bar)
 
-        run_case_set(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_record=done)
+        if local is None:
+            run_case_set(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_record=done)
+        else:
+            run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
     labels = label_dir(args.out)
     with (args.out / LABELS_FILE).open("w", encoding="utf-8") as fh:
@@ -109,6 +133,36 @@ def handle(args: argparse.Namespace) -> int:
     )
     out.print(f"report: {files.report_path}; oracle verdicts and scores: {args.out / EVAL_DIR}")
     return 1 if failed or agreement.mismatches else 0
+
+
+def _with_local_model(
+    case_set: CaseSet, seeds: range, out: Path
+) -> tuple[Experiment, list[ScheduledRun]]:
+    """The demo's experiment with the real model added, and its runs: every scripted run
+    (the same keys and run ids as without it) plus the real model on the first case of
+    each operator, first seed only. Checked before anything runs (a missing extra or
+    model package is one line, exit 2); the server's log is kept beside the runs."""
+    from sscbench.agents.providers.local_server import keep_logs_in
+    from sscbench.experiments.inline import command_line_experiment, fault_runs
+
+    experiment = command_line_experiment(
+        case_set.manifest.name,
+        [*((agent, {}) for agent in DEMO_AGENTS), (LOCAL_AGENT, dict(LOCAL_PARAMS))],
+        seeds=seeds,
+        case_set=case_set,
+    )
+    chosen: dict[str, str] = {}
+    for case in case_set.cases:
+        if not case.contract.control:
+            chosen.setdefault(case.contract.operator, case.contract.contract_id)
+    runs = [
+        run
+        for run in fault_runs(experiment, [c.contract for c in case_set.cases])
+        if run.configuration.agent != LOCAL_AGENT
+        or (run.key.seed == seeds[0] and run.key.case in chosen.values())
+    ]
+    keep_logs_in(out)
+    return experiment, runs
 
 
 def _truth_tables(out: Console, result: TruthValidation) -> None:
