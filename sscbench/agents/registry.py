@@ -7,16 +7,16 @@ Third-party agents register through the ``sscbench.agents`` entry-point group.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from sscbench.agents.base import Agent
+from sscbench.caching import shared_cache
 from sscbench.registry import Registry
 
 AGENTS: Registry[Callable[..., Agent]] = Registry("agent", group="sscbench.agents")
 
 
-@cache
+@shared_cache
 def register_builtin_agents() -> None:
     """Register the scripted and provider-backed agents (once; cheap, no SDK import)."""
     import sscbench.agents.scripted  # noqa: F401  (registers the scripted agents)

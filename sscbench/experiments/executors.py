@@ -103,10 +103,21 @@ def commit(staged: Path, run_dir: Path) -> None:
     staged.rename(run_dir)
 
 
-class RayExecutor:
-    """Episodes as Ray tasks (``address``: an existing cluster; None: a local one)."""
+class EpisodeWorker:
+    """A Ray actor: one process with its own τ² caches and participant pool, running
+    several episodes at once in threads (provider-bound episodes mostly wait)."""
 
-    def __init__(self, address: str | None, cpus_per_episode: float = 1.0) -> None:
+    def run(self, job: EpisodeJob) -> tuple[str, str]:
+        """One episode (see :func:`run_job`)."""
+        return run_job(job)
+
+
+class RayExecutor:
+    """Episodes on a pool of Ray actors (``address``: an existing cluster; None: a local
+    one). ``workers`` actors (default: one per CPU of the cluster) each run up to
+    ``threads`` episodes at once; a dead actor is restarted and its episodes retried."""
+
+    def __init__(self, address: str | None, concurrency: int, workers: int | None = None) -> None:
         try:
             import ray
         except ImportError:
@@ -114,43 +125,51 @@ class RayExecutor:
                 "the Ray executor needs Ray: pip install 'sscbench[ray]' (or choose "
                 'executor = "local")'
             ) from None
-        self._ray: Any = ray
-        if not ray.is_initialized():
-            ray.init(
+        self._ray: Any = ray  # Ray's own annotations are partial: used through Any
+        self._owns = not self._ray.is_initialized()
+        if self._owns:
+            self._ray.init(
                 address=address,
                 include_dashboard=False,
                 logging_level=logging.ERROR,
                 log_to_driver=False,
-                ignore_reinit_error=True,
             )
-            self._owns = True
-        else:
-            self._owns = False
-        # Retried on a worker's death (a system failure), never on an exception raised by
-        # the episode itself: run_episode records those in the ledger.
-        self._task = ray.remote(num_cpus=cpus_per_episode, max_retries=3)(run_job)
+        count = workers or max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+        threads = max(1, -(-concurrency // count))
+        # Restarted after a worker's death, and the episodes it held retried; an exception
+        # raised by an episode itself never reaches here (run_episode records it).
+        actor = self._ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=3)(EpisodeWorker)
+        self._actors: list[Any] = [
+            actor.options(max_concurrency=threads).remote() for _ in range(count)
+        ]
+        self._next = 0
 
     async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
-        """One episode as a Ray task; the staged run is moved into place here."""
+        """One episode on the next actor; the staged run is moved into place here."""
         job = EpisodeJob(run, experiment.user, experiment.records_configuration, str(out))
-        end_json, staged = await self._task.remote(job)
+        actor = self._actors[self._next % len(self._actors)]
+        self._next += 1
+        end_json, staged = await actor.run.remote(job)
         end = RunEnd.model_validate_json(end_json)
         run_dir = out / run.run_id
         await asyncio.to_thread(commit, Path(staged), run_dir)
         return end, run_cost(run_dir), ledger_digest(run_dir)
 
     def close(self) -> None:
-        """Disconnect from (or stop) the cluster this executor started."""
+        """Stop the actors, and the local cluster if this executor started it."""
+        for actor in self._actors:
+            self._ray.kill(actor)
         if self._owns:
             self._ray.shutdown()
 
 
-def make_executor(kind: str, address: str | None = None) -> Executor:
+def make_executor(experiment: Experiment) -> Executor:
     """The executor an experiment asks for."""
+    kind = experiment.executor
     if kind == "local":
         return LocalExecutor()
     if kind == "ray":
-        return RayExecutor(address)
+        return RayExecutor(experiment.executor_address, experiment.concurrency)
     raise ConfigError(f"unknown executor {kind!r}; choose local or ray")
 
 

@@ -160,7 +160,7 @@ def run_experiment(
                 if on_record is not None:
                     on_record(rec, ran)
 
-            executor = make_executor(experiment.executor, experiment.executor_address)
+            executor = make_executor(experiment)
             try:
                 records = asyncio.run(
                     run_schedule(experiment, schedule, out, log, budget, record, executor)
