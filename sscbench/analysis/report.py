@@ -1,24 +1,24 @@
-"""The HTML report: one self-contained file with figures, tables, methods and trajectories.
+"""The HTML report: figures, tables, methods and the trajectory viewer, offline.
 
 :func:`write_report` writes into ``out_dir``::
 
-    report.html          figures (base64 SVG), funnel, every table, methods, viewer
-    trajectories.html    the viewer on its own page, only when it is too big to embed
+    report.html          figures (base64 SVG), funnel, every table, methods, viewer index
+    trajectories.html    the viewer's index on its own page, when there are too many runs
+                         to embed it
+    runs/<k>/<n>.js      one file per run, loaded by the viewer when the run is opened
     analysis.json        the whole AnalysisResult (machine-readable)
     tables/<name>.csv    one CSV per table
     tables/<name>.tex    one booktabs LaTeX table per table
     figures/<name>.svg   the figures, for papers
 
-The page loads nothing from anywhere: no CDN, no fonts, no fetches. A Content-Security-Policy
-allows only ``data:`` images and the page's own inline style and script (by hash), so even
-text that escaped escaping could not run. Run text is escaped in :mod:`viewer`. The output
-carries no date or path, so the same inputs give the same bytes.
+The pages load nothing from anywhere else (:mod:`.page`); run text reaches the page only as
+text (:mod:`.viewer`). Ledgers are streamed — each parsed once, written to its run file and
+dropped — so memory does not grow with the number of runs. The output carries no date or
+path, so the same inputs give the same bytes.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import os
 import shutil
 import tempfile
@@ -30,6 +30,8 @@ from typing import Literal
 
 from sscbench import __version__
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
+from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
+from sscbench.analysis.page import content_security_policy, page
 from sscbench.analysis.results import AnalysisResult, FunnelRow, Rate
 from sscbench.analysis.tables import (
     JSON_FILE,
@@ -41,130 +43,32 @@ from sscbench.analysis.tables import (
     write_tables,
 )
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
-from sscbench.analysis.viewer import VIEWER_CSS, load_ledgers, render_viewer
+from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.ledger import Ledger
 
+__all__ = [
+    "REPORT_FILE",
+    "TRAJECTORIES_FILE",
+    "ReportFiles",
+    "check_report_dir",
+    "content_security_policy",
+    "model_of",
+    "render_report",
+    "write_report",
+]
+
 REPORT_FILE = "report.html"
 TRAJECTORIES_FILE = "trajectories.html"
-REPORT_ENTRIES = frozenset({REPORT_FILE, TRAJECTORIES_FILE, JSON_FILE, "tables", "figures"})
+REPORT_ENTRIES = frozenset(
+    {REPORT_FILE, TRAJECTORIES_FILE, JSON_FILE, "tables", "figures", RUNS_DIR}
+)
 """What a report directory holds; anything else there means it is not one."""
-EMBED_LIMIT_BYTES = 6_000_000
-"""``viewer="auto"`` embeds the trajectories when their ledgers total at most this much."""
+EMBED_LIMIT_RUNS = 2000
+"""``viewer="auto"`` embeds the viewer's index in ``report.html`` up to this many runs."""
 
 ViewerMode = Literal["auto", "embed", "link"]
-
-PAGE_CSS = """
-:root{color-scheme:light}
-body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
- color:#1a1a1a;background:#fafafa}
-header,main{max-width:1180px;margin:0 auto;padding:0 1.2em}
-header{padding-top:1em}
-h1{font-size:1.5em;margin:.3em 0}
-h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}
-h3{font-size:1.05em}
-nav.toc{font-size:.9em} nav.toc a{margin-right:1em}
-.meta{color:#555;font-size:.9em}
-.note{color:#444;font-size:.9em;max-width:60em}
-figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:.5em;overflow-x:auto}
-figure img{max-width:100%;height:auto;display:block}
-figcaption{font-size:.85em;color:#444;margin-top:.4em}
-.table-wrap{overflow-x:auto}
-table.data{border-collapse:collapse;font-size:.85em;background:#fff;margin:.5em 0}
-table.data th,table.data td{border-bottom:1px solid #e5e5e5;padding:.25em .6em;
- text-align:right;vertical-align:top}
-table.data th{border-bottom:2px solid #999;background:#f3f3f3}
-table.data td.key,table.data th.key{text-align:left;font-family:ui-monospace,monospace}
-table.data tr.total td{border-top:2px solid #999;font-weight:600}
-.v{font-weight:600}.ci{color:#555}.n{color:#777;font-size:.9em;font-family:ui-monospace,monospace}
-.empty{color:#999}
-.files li{font-family:ui-monospace,monospace;font-size:.9em}
-dl.defs dt{font-weight:600;margin-top:.6em} dl.defs dd{margin-left:1.2em}
-.controls{margin:.5em 0} .controls input,.controls select,.controls button{font-size:.9em}
-.problems{color:#8a1c1c}
-"""
-
-PAGE_SCRIPT = """(function () {
-  "use strict";
-  var text = document.getElementById("run-filter");
-  var klass = document.getElementById("run-class");
-  function apply() {
-    var q = text ? text.value.toLowerCase() : "";
-    var c = klass ? klass.value : "";
-    var groups = document.querySelectorAll("details.runs-group");
-    for (var g = 0; g < groups.length; g++) {
-      var runs = groups[g].querySelectorAll("details.run");
-      var shown = 0;
-      for (var i = 0; i < runs.length; i++) {
-        var r = runs[i];
-        var label = r.querySelector("summary").textContent.toLowerCase();
-        var ok = !q || label.indexOf(q) >= 0;
-        if (c === "adopted") { ok = ok && r.getAttribute("data-adopted") === "true"; }
-        else if (c) { ok = ok && r.getAttribute("data-zs") === c; }
-        r.hidden = !ok;
-        if (ok) { shown++; }
-      }
-      groups[g].hidden = shown === 0;
-      if (q || c) { groups[g].open = shown > 0; }
-    }
-  }
-  if (text) { text.addEventListener("input", apply); }
-  if (klass) { klass.addEventListener("change", apply); }
-  function setAll(open) {
-    var all = document.querySelectorAll("details.runs-group, details.run");
-    for (var i = 0; i < all.length; i++) { if (!all[i].hidden) { all[i].open = open; } }
-  }
-  var expand = document.getElementById("expand-all");
-  var collapse = document.getElementById("collapse-all");
-  if (expand) { expand.addEventListener("click", function () { setAll(true); }); }
-  if (collapse) { collapse.addEventListener("click", function () { setAll(false); }); }
-  function openHash() {
-    var id = decodeURIComponent(window.location.hash.slice(1));
-    if (!id) { return; }
-    var el = document.getElementById(id);
-    if (!el || el.tagName !== "DETAILS") { return; }
-    for (var p = el; p; p = p.parentElement) { if (p.tagName === "DETAILS") { p.open = true; } }
-    el.scrollIntoView();
-  }
-  window.addEventListener("hashchange", openHash);
-  openHash();
-})();
-"""
-
-
-def _csp_hash(text: str) -> str:
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
-
-
-def content_security_policy(style: str, script: str) -> str:
-    """Nothing external; only ``data:`` images and this page's own style and script."""
-    return (
-        "default-src 'none'; "
-        "img-src data:; "
-        f"style-src {_csp_hash(style)}; "
-        f"script-src {_csp_hash(script)}; "
-        "base-uri 'none'; form-action 'none'"
-    )
-
-
-def page(title: str, body: str) -> str:
-    """A complete self-contained HTML document around ``body`` (already escaped HTML)."""
-    style = PAGE_CSS + VIEWER_CSS
-    csp = content_security_policy(style, PAGE_SCRIPT)
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">'
-        f"<title>{escape(title)}</title>"
-        f"<style>{style}</style></head>\n<body>\n{body}\n"
-        f"<script>{PAGE_SCRIPT}</script>\n</body></html>\n"
-    )
-
 
 # --------------------------------------------------------------------------- tables
 
@@ -270,16 +174,6 @@ def _boundary_note(result: AnalysisResult) -> str:
     )
 
 
-def model_of(ledger: Ledger) -> str:
-    """Model and decoding of a run's agent, as its ledger header records them."""
-    params = ledger.header.agent.params
-    parts = [str(params["model"])] if params.get("model") else [ledger.header.agent.name]
-    for key in ("temperature", "top_p", "max_tokens"):
-        if key in params:
-            parts.append(f"{key}={params[key]}")
-    return ", ".join(parts)
-
-
 def _funnel_total(rows: Sequence[TableRow]) -> str:
     """The funnel's "all" row: every count summed, shown through the funnel's own columns."""
     funnel = [r for r in rows if isinstance(r, FunnelRow)]
@@ -291,90 +185,6 @@ def _funnel_total(rows: Sequence[TableRow]) -> str:
     total = FunnelRow(operator="all", configuration="", **counts)
     body = "".join(f"<td>{escape(str(c.cell(total)))}</td>" for c in PRESENTED["funnel"][1])
     return f'<tr class="total"><td class="key">all</td><td class="key"></td>{body}</tr>'
-
-
-# --------------------------------------------------------------------------- methods
-
-METHODS = """
-<p class="note">These are the definitions of the measurement document (docs/measurement.md §2,
-§6) in plain words. Step numbers count the items of the model-visible history from 0, in the order
-the model received them; the trajectory viewer shows the same numbering.</p>
-<dl class="defs">
-<dt>Injected fault</dt>
-<dd>One tool interaction is altered so that it tells the agent something false (v′) about one
-fact (an entity, an attribute and a scope — for writes, the claimed effect of one request),
-while the real environment says otherwise (v). The observation carrying v′ is the
-<em>fault-bearing observation</em>. A run is <em>triggered</em> when the intervention took
-effect and that observation was delivered to the model.</dd>
-<dt>Model-visible history</dt>
-<dd>User and agent messages, tool calls and tool results in the agent's context. Hidden state
-and the intervention log are not part of it and never count as evidence.</dd>
-<dt>Dependent use</dt>
-<dd>An agent message, tool call or hand-off whose content or arguments depend on the affected
-fact — correct, hedged and wrong uses all count, derived values too. Merely looking the fact
-up is not a use.</dd>
-<dt>Erroneous reliance and adoption</dt>
-<dd>A dependent use that treats the false value (or something derived from it) as true.
-Quoting v′ only to check it is not reliance. A run <em>adopts</em> (A = 1) when it contains
-at least one erroneous reliance.</dd>
-<dt>Valid refutation</dt>
-<dd>An observation, or a set of them, that contradicts v′ and is (1) at least as
-authoritative as the fault-bearing source, (2) about the same entity, (3) about the same
-scope, (4) untouched by the intervention and (5) enough, with what the task and tools tell
-the agent, to contradict v′. Knowledge only the evaluator has never counts; the agent's own
-text never refutes.</dd>
-<dt>Event times</dt>
-<dd><b>T_F</b>: the fault-bearing observation is delivered. <b>T_E</b>: the earliest step at
-which a valid refutation is completely in the history (its last required piece; it may come
-before T_F; ∞ if never; undecidable if it cannot be determined). <b>T_S</b>: the first
-dependent use after the fault — the primary anchor, defined whether or not the run adopts.
-<b>T_U</b>: the first erroneous reliance. When decidable, T_F &lt; T_S ≤ T_U. “No dependent
-use” is a finding, not the same as “T_S undecidable”.</dd>
-<dt>Arrival class Z_S</dt>
-<dd>For an included, triggered run with a decidable first use: <em>before</em> if the
-refutation was complete before the first use (T_E &lt; T_S), <em>after</em> if it arrived
-later (T_S &lt; T_E &lt; ∞), <em>absent</em> if it never arrived (T_E = ∞). An undecidable
-arrival is never filed as absent, and a run with no dependent use gets no arrival class.</dd>
-<dt>Revealability and inclusion (case level)</dt>
-<dd>A case is <em>included</em> only when its fault is valid and a <em>witness</em> exists: a
-legal continuation from the moment of the fault, in the same faulted environment, using only
-what the agent could see, in which the refutation arrives before the first use. A clean run is
-never a witness. No witness means <em>unresolved</em>, not “unrevealable”.</dd>
-<dt>Populations and claims</dt>
-<dd>The funnel narrows scheduled runs to observed, triggered, runs whose first use is
-decidable, and the analysis population <b>P</b>: non-control runs of the primary repetition
-with a dependent use and a decidable arrival class. Runs in which the agent never used the
-fact have no arrival class; they are counted in their own column (<em>no use</em>), not in P.
-<b>A_T</b> is adoption among triggered runs, <b>A_P</b> adoption within P, and <b>a_s</b>
-adoption within each arrival stratum s of P, so A_P adds up over the three strata.
-Target-value controls (v′ is the value the task asks for) count for arrival only, never for
-the primary adoption. The reformulation
-table splits adoption into adoption with eventual refutation (A = 1 and T_E &lt; ∞) and
-adoption with pre-use refutation (A = 1 and T_E &lt; T_S). Among adopted runs,
-<b>q_U</b> = P(T_E &lt; T_U | A = 1, P) is the share in which the refutation was complete before
-the first erroneous reliance; runs with T_S &lt; T_E &lt; T_U are counted separately.
-<b>Y_end</b> is the last decided, unreplaced explicit stance on v′ in an adopted run (endorse,
-retract or undecidable); it is not evidence of repair.</dd>
-<dt>Intervals and counts</dt>
-<dd>Every share is shown with its 95% interval and its counts
-<em>numerator / denominator / clusters</em>. Intervals are Wilson (W) when every contributing
-cluster gives one run, otherwise a cluster bootstrap over entity clusters (B). A share on 0/0
-is shown as “–” with 0/0/0: empty strata are kept visible, never dropped.</dd>
-<dt>Noise floor and comparisons</dt>
-<dd>Per configuration, the number of seed–configuration pairs whose arrival class changes
-across repetitions is reported beside the claims. Comparisons between strata are
-descriptive: the arrival class is observed, not assigned, so a difference between strata is
-not a causal effect of arrival.</dd>
-</dl>
-"""
-
-HOW_TO_READ = """
-<p class="note">Read adoption <em>by arrival</em>: a run that adopted although a valid
-refutation was already in its history (stratum <em>before</em>) is a different finding from a
-run that never saw one (<em>absent</em>). Every number carries the population it was computed
-on — check the counts under each bar before comparing bars, and the noise floor before
-reading differences between configurations.</p>
-"""
 
 
 # --------------------------------------------------------------------------- report
@@ -422,38 +232,6 @@ def _figure(name: str, svg: bytes, path: str) -> str:
     )
 
 
-def _viewer_controls() -> str:
-    options = "".join(
-        f'<option value="{v}">{label}</option>'
-        for v, label in (
-            ("", "all runs"),
-            ("adopted", "adopted"),
-            ("before", "Z_S = before"),
-            ("after", "Z_S = after"),
-            ("absent", "Z_S = absent"),
-            ("none", "no dependent use"),
-            ("undecidable", "Z_S undecidable"),
-        )
-    )
-    return (
-        '<div class="controls"><label>filter <input id="run-filter" type="search" '
-        'placeholder="run id, case, agent"></label> '
-        f'<select id="run-class" aria-label="run class">{options}</select> '
-        '<button type="button" id="expand-all">expand all</button> '
-        '<button type="button" id="collapse-all">collapse all</button></div>'
-    )
-
-
-def _viewer_intro(n_runs: int) -> str:
-    return (
-        f'<p class="note">{n_runs} labelled runs. Each run lists its numbered model-visible '
-        "history; markers show T_F (fault delivered), T_E (refutation complete), T_S (first "
-        "dependent use) and T_U (first erroneous reliance), plus the evidence steps behind "
-        "them and every classified use. All model, user and tool text is shown as plain "
-        "text.</p>"
-    )
-
-
 def render_report(
     result: AnalysisResult,
     labels: Sequence[RunLabels],
@@ -465,7 +243,8 @@ def render_report(
     models: dict[str, str] | None = None,
     validation: str | None = None,
 ) -> str:
-    """The report page. ``viewer_html`` is embedded when given, otherwise linked;
+    """The report page. ``viewer_html`` (the viewer's section) is embedded when given,
+    otherwise :data:`TRAJECTORIES_FILE` is linked;
     ``models`` names each configuration's model and decoding (from its ledgers);
     ``validation`` is the rendered validation section (Tables II, III(b), V)."""
     toc = [
@@ -490,7 +269,8 @@ def render_report(
         f"{'included' if result.sensitivity == 'controls_included' else 'kept for arrival only'}"
         f" · bootstrap B = "
         f"{result.bootstrap_replicates} · seed {result.seed} · analysis schema "
-        f"{result.schema_version} · {len(labels)} labelled runs · sscbench {escape(__version__)}"
+        f"{result.schema_version} · sscbench {escape(__version__)}<br>{len(labels)} labelled runs "
+        f"(every repetition) in the trajectory viewer; the tables and figures count {repetitions}"
     )
     parts = [
         "<header><h1>SSCBench report</h1>",
@@ -551,24 +331,24 @@ def render_report(
         f'as SVG.</p><ul class="files">{file_items}</ul></section>'
     )
     parts.append('<section id="trajectories"><h2>Trajectories</h2>')
-    parts.append(_viewer_intro(len(labels)))
     if viewer_html is not None:
-        parts.append(_viewer_controls() + viewer_html)
+        parts.append(viewer_html)
     else:
         parts.append(
-            f'<p>The trajectories are on their own page: <a href="{TRAJECTORIES_FILE}">'
-            f"{TRAJECTORIES_FILE}</a> (too large to embed here).</p>"
+            f'<p>The {len(labels)} labelled runs are on their own page: '
+            f'<a href="{TRAJECTORIES_FILE}">{TRAJECTORIES_FILE}</a> (an index that loads each '
+            "run when it is opened).</p>"
         )
     parts.append("</section></main>")
     return page(f"SSCBench report — {result.sensitivity}", "".join(parts))
 
 
-def trajectories_page(labels: Sequence[RunLabels], viewer_html: str) -> str:
-    """The viewer as a standalone page (used when it is too big to embed)."""
+def trajectories_page(viewer_html: str) -> str:
+    """The viewer's index as a standalone page (when there are too many runs to embed)."""
     body = (
         "<header><h1>SSCBench trajectories</h1>"
         f'<p class="meta"><a href="{REPORT_FILE}">back to the report</a></p></header>'
-        f"<main>{_viewer_intro(len(labels))}{_viewer_controls()}{viewer_html}</main>"
+        f"<main>{viewer_html}</main>"
     )
     return page("SSCBench trajectories", body)
 
@@ -595,10 +375,10 @@ def write_report(
     """Write the report, its tables and figures into ``out_dir``; return what was written.
 
     ``run_root`` is searched recursively for the runs' ledgers (by the run id in their
-    header); pass ``ledgers`` to reuse already-loaded ones. ``viewer`` embeds the trajectory
-    viewer in ``report.html`` (``embed``), writes it to ``trajectories.html`` and links it
-    (``link``), or embeds it when the ledgers total at most :data:`EMBED_LIMIT_BYTES`
-    (``auto``).
+    header), each parsed once; pass ``ledgers`` to reuse already-loaded ones. ``viewer``
+    embeds the viewer's index in ``report.html`` (``embed``), writes it to
+    ``trajectories.html`` and links it (``link``), or embeds it up to
+    :data:`EMBED_LIMIT_RUNS` runs (``auto``). The runs themselves are always per-run files.
 
     The report is written into a temporary sibling directory and swapped in whole, so a
     killed ``report`` never leaves the page of one run beside the tables of another; an
@@ -659,33 +439,26 @@ def _write_report_into(
     viewer: ViewerMode,
     ledgers: dict[str, Ledger] | None,
 ) -> ReportFiles:
-    problems: list[str] = []
-    if ledgers is None:
-        ledgers = load_ledgers(run_root, problems)
-    missing = [x.run_id for x in labels if x.run_id not in ledgers]
-    if missing:
+    order = run_order(labels)
+    streamed = write_run_files(out_dir, order, run_root, ledgers)
+    problems = list(streamed.problems)
+    if streamed.missing:
         problems.append(
-            f"{len(missing)} labelled runs have no readable ledger under the run directory "
-            f"(first: {missing[0]})"
+            f"{len(streamed.missing)} labelled runs have no readable ledger under the run "
+            f"directory (first: {streamed.missing[0]})"
         )
     files = write_tables(result, out_dir)
     figures = render_all(result)
     figure_paths = {name: f"figures/{name}.svg" for name in figures}
     for name, svg in figures.items():
         _write(out_dir / figure_paths[name], svg)
-    viewer_html = render_viewer(labels, ledgers)
     if viewer == "auto":
-        size = sum(ledgers[x.run_id].path.stat().st_size for x in labels if x.run_id in ledgers)
-        viewer = "embed" if size <= EMBED_LIMIT_BYTES else "link"
+        viewer = "embed" if len(order) <= EMBED_LIMIT_RUNS else "link"
+    viewer_html = viewer_section(order)
     trajectories: str | None = None
     if viewer == "link":
         trajectories = TRAJECTORIES_FILE
-        _write(out_dir / TRAJECTORIES_FILE, trajectories_page(labels, viewer_html))
-    models: dict[str, str] = {}
-    for label in labels:
-        configuration = label.configuration or label.agent
-        if configuration not in models and label.run_id in ledgers:
-            models[configuration] = model_of(ledgers[label.run_id])
+        _write(out_dir / TRAJECTORIES_FILE, trajectories_page(viewer_html))
     html = render_report(
         result,
         labels,
@@ -694,7 +467,7 @@ def _write_report_into(
         figure_paths,
         viewer_html if viewer == "embed" else None,
         problems,
-        models,
+        streamed.models,
         validation_section(run_root),
     )
     _write(out_dir / REPORT_FILE, html)

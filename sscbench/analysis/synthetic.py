@@ -1,20 +1,27 @@
-"""Seeded synthetic label sets shaped like the paper's execution matrix.
+"""Seeded synthetic run sets shaped like the paper's execution matrix.
 
-The analysis must be timed and stress-tested at the paper's scale (1,191 faulted runs,
-five configurations, three or one repetitions, missing runs, undecidable events) without
-running agents. The labels here are internally consistent — ``Z_S`` is derived from
-``T_E``/``T_S`` by the reconstructor's own rule, ``T_F < T_S ≤ T_U`` — but their rates are
-invented: use them for timing and invariants, never as
-results.
+The analysis and the report must be timed and stress-tested at the paper's scale (1,191
+faulted runs, five configurations, three or one repetitions, missing runs, undecidable
+events) and far beyond it (100,000 runs) without running agents. The labels here are
+internally consistent — ``Z_S`` is derived from ``T_E``/``T_S`` by the reconstructor's own
+rule, ``T_F < T_S ≤ T_U`` — and :func:`write_run_set` gives each a valid ledger whose
+header carries the case's real fault contract, but their rates and texts are invented: use
+them for timing and invariants, never as results.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import re
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, Literal
 
+from sscbench import __version__
 from sscbench.reconstruct.label import arrival_class
 from sscbench.reconstruct.labels import EventStatus, EventTime, RunLabels
+from sscbench.runs.episode import LEDGER_FILE
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 PAPER_RUNS = 1191
@@ -142,3 +149,87 @@ def synthetic_labels(
         raise ValueError(f"only {len(keys)} runs can be scheduled on this case set, not {runs}")
     chosen = sorted(rnd.sample(range(len(keys)), runs))
     return [_labels(*keys[i], rnd) for i in chosen]
+
+
+LABELS_FILE = "labels.jsonl"
+
+
+def _run_dir(run_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", run_id)
+
+
+def _ledger_lines(label: RunLabels, header: dict[str, Any]) -> Iterable[dict[str, Any]]:
+    """A header, a plausible alternating history long enough for every labelled step, and
+    (for a finished run) its end."""
+    steps = [t.step for t in (label.t_f, label.t_e, label.t_s, label.t_u) if t.step is not None]
+    length = max([*steps, 5]) + 3
+    yield {**header, "run_id": label.run_id, "seed": label.seed}
+    for step in range(length):
+        turn, kind = divmod(step, 4)
+        base = {"step": step, "turn": turn}
+        if kind == 0:
+            yield {**base, "kind": "user_message", "content": f"Please help with request {turn}."}
+        elif kind == 1:
+            yield {**base, "kind": "agent_message", "content": f"Looking into it (step {step})."}
+        elif kind == 2:
+            arguments = {"id": f"E{turn}"}
+            yield {
+                **base,
+                "kind": "tool_call",
+                "call_id": f"c{turn}",
+                "name": "get_details",
+                "arguments": arguments,
+            }
+        else:
+            content = json.dumps({"id": f"E{turn}", "status": "ok", "note": "synthetic"})
+            yield {
+                **base,
+                "kind": "tool_observation",
+                "call_id": f"c{turn}",
+                "content": content,
+                "error": False,
+            }
+    if label.finished:
+        yield {
+            "kind": "run_end",
+            "termination": "agent_stop",
+            "steps": length,
+            "success": label.success,
+            "db_match": label.success,
+            "communicate_ok": True,
+            "final_state_hash": None,
+        }
+
+
+def write_run_set(root: Path, labels: Iterable[RunLabels], case_set: CaseSet) -> int:
+    """Write a ledger per label (``root/<run>/ledger.jsonl``) and ``root/labels.jsonl``, one
+    run at a time (memory stays flat); return the number of runs written."""
+    contracts = {c.entry.case_id: c.contract.model_dump(mode="json") for c in case_set.cases}
+    root.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with (root / LABELS_FILE).open("w", encoding="utf-8") as out:
+        for label in labels:
+            fault = contracts.get(label.case_id or "")
+            header = {
+                "kind": "header",
+                "schema_version": 4,
+                "sscbench_version": __version__,
+                "tau2_version": "synthetic",
+                "domain": (fault or {}).get("domain", "airline"),
+                "task_id": (fault or {}).get("task_id", "0"),
+                "case_id": label.case_id,
+                "agent": {"name": label.agent, "params": {}},
+                "user": {"name": "scripted", "params": {}},
+                "max_steps": 100,
+                "configuration": label.configuration or None,
+                "fault": fault,
+            }
+            run = root / _run_dir(label.run_id)
+            run.mkdir(exist_ok=True)
+            text = "".join(
+                json.dumps(x, ensure_ascii=False) + "\n" for x in _ledger_lines(label, header)
+            )
+            (run / LEDGER_FILE).write_text(text, encoding="utf-8")
+            out.write(label.model_dump_json() + "\n")
+            written += 1
+    return written

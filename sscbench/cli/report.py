@@ -50,8 +50,9 @@ def register(sub: Any) -> None:
         "--viewer",
         choices=("auto", "embed", "link"),
         default="auto",
-        help="embed the trajectory viewer in report.html, put it in trajectories.html, "
-        "or decide by size (default)",
+        help="put the trajectory viewer's run index in report.html (embed), on its own page "
+        "trajectories.html (link), or embed it up to 2,000 runs (auto, the default); runs "
+        "always load on demand from per-run files in runs/",
     )
     p.set_defaults(handler=handle)
 

@@ -27,7 +27,9 @@ from sscbench.analysis.report import (
     write_report,
 )
 from sscbench.analysis.results import AdoptionRow, AnalysisResult, Interval, Rate
-from sscbench.analysis.viewer import load_ledgers, render_run, slug, step_marks
+from sscbench.analysis.viewer import load_ledgers, run_file, run_order, run_payload, step_marks
+from sscbench.analysis.viewer.index import INDEX_ID
+from sscbench.analysis.viewer.runfiles import CALLBACK
 from sscbench.cli import report as report_cmd
 from sscbench.reconstruct.labels import RunLabels, read_labels
 
@@ -105,12 +107,44 @@ def test_fixture_really_carries_the_injection() -> None:
     assert json.dumps(INJECTION)[1:-1] in ledger
 
 
-def test_run_text_is_escaped(html: str) -> None:
-    assert "<script>alert(1)</script>" not in html
-    assert "<img src=x" not in html
-    assert '" onerror="alert(2)"' not in html
-    escaped = "Done. &lt;script&gt;alert(1)&lt;/script&gt; &quot; onerror=&quot;alert(2)&quot;"
-    assert html.count(escaped) == 2  # the agent message and the tool observation
+def _run_files(report_dir: Path) -> dict[int, dict[str, object]]:
+    """Every run file's payload by index row, checked to be one call of the page's
+    callback with a JSON literal (data only: no other code can be in it)."""
+    out: dict[int, dict[str, object]] = {}
+    for path in sorted((report_dir / "runs").rglob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        match = re.fullmatch(rf"{CALLBACK}\((\d+),(.*)\);\n", text, re.DOTALL)
+        assert match is not None, path
+        assert path.relative_to(report_dir).as_posix() == run_file(int(match[1]))
+        out[int(match[1])] = json.loads(match[2])
+    return out
+
+
+def test_run_text_is_data_never_markup(report_dir: Path, html: str) -> None:
+    assert "alert(" not in html  # run text is not in the page at all
+    payloads = _run_files(report_dir)
+    assert len(payloads) == len({x.run_id for x in _labels()})
+    (injected,) = [p for p in payloads.values() if p["id"] == _injected_run()]
+    texts = [e[3] for e in injected["events"]]  # type: ignore[attr-defined]
+    assert texts.count(INJECTION) == 1  # the agent message, verbatim
+    assert sum(INJECTION in t for t in texts) == 2  # and inside the tool observation
+
+
+def test_index_cannot_be_closed_by_run_text(tmp_path: Path) -> None:
+    evil = _labels()[0].model_copy(update={"run_id": "x</script><script>alert(1)</script>"})
+    write_report(_result(), [evil], RUNS, tmp_path, viewer="embed")
+    page = (tmp_path / REPORT_FILE).read_text()
+    data = page.split(f'id="{INDEX_ID}">')[1].split("</script>")[0]
+    assert "<" not in data and json.loads(data)["runs"][0][0] == evil.run_id
+
+
+def test_no_python_literals_reach_the_page(report_dir: Path, html: str) -> None:
+    pattern = re.compile(r"\b(None|True|False)\b")
+    data = html.split(f'id="{INDEX_ID}">')[1].split("</script>")[0]
+    assert not pattern.search(data)
+    for payload in _run_files(report_dir).values():
+        for key, value in payload["meta"]:  # type: ignore[attr-defined]
+            assert not pattern.search(value), (key, value)
 
 
 class _Collector(HTMLParser):
@@ -126,7 +160,9 @@ def test_page_structure_has_no_injected_elements_or_handlers(html: str) -> None:
     parser = _Collector()
     parser.feed(html)
     scripts = [a for t, a in parser.tags if t == "script"]
-    assert len(scripts) == 1 and scripts[0] == {}  # only the page's own inline script
+    code = [a for a in scripts if a.get("type") != "application/json"]
+    assert code == [{}]  # only the page's own inline script; the index is JSON data
+    assert len(scripts) == 2
     for tag, attrs in parser.tags:
         assert not any(k.startswith("on") for k in attrs), (tag, attrs)
         if tag == "img":
@@ -323,17 +359,19 @@ def test_viewer_marks_event_times() -> None:
     assert set(ledgers) == set(labels)
     run_id = _injected_run()
     lab = labels[run_id]
-    fragment = render_run(run_id, ledgers[run_id], lab)
-    assert f'id="{slug(run_id)}"' in fragment
+    payload = run_payload(run_id, ledgers[run_id], lab)
+    by_step = {e[0]: e for e in payload["events"]}
+    assert list(by_step) == list(range(len(ledgers[run_id].events)))
     for name in ("t_f", "t_e", "t_s", "t_u"):
         step = getattr(lab, name).step
         assert step is not None
-        item = fragment.split(f'data-step="{step}">')[1].split("</li>")[0]
-        assert f"m-{name}" in item
-    steps = re.findall(r'<span class="step">(\d+)</span>', fragment)
-    assert steps == [str(i) for i in range(len(ledgers[run_id].events))]
+        assert f"m-{name}" in [t[0] for t in by_step[step][4]]
     marks = step_marks(lab)
     assert set(marks.uses) == {int(str(u["step"])) for u in lab.uses}
+    meta = dict(payload["meta"])
+    fault = ledgers[run_id].header.fault or {}
+    assert meta["true v"] == fault["authoritative_value"]
+    assert meta["injected v′"] == fault["injected_value"]
 
 
 def test_viewer_link_mode_and_auto(tmp_path: Path) -> None:
@@ -341,8 +379,9 @@ def test_viewer_link_mode_and_auto(tmp_path: Path) -> None:
     assert files.trajectories == TRAJECTORIES_FILE
     page = (tmp_path / REPORT_FILE).read_text()
     traj = (tmp_path / TRAJECTORIES_FILE).read_text()
-    assert f'href="{TRAJECTORIES_FILE}"' in page and 'class="run"' not in page
-    assert traj.count('<details class="run"') == len(_labels())
+    assert f'href="{TRAJECTORIES_FILE}"' in page and f'id="{INDEX_ID}"' not in page
+    index = json.loads(traj.split(f'id="{INDEX_ID}">')[1].split("</script>")[0])
+    assert [r[0] for r in index["runs"]] == [x.run_id for x in run_order(_labels())]
     files = write_report(_result(), _labels(), RUNS, tmp_path)  # auto: small, so embedded
     assert files.trajectories is None and not (tmp_path / TRAJECTORIES_FILE).exists()
 
@@ -350,13 +389,33 @@ def test_viewer_link_mode_and_auto(tmp_path: Path) -> None:
 def test_missing_ledgers_are_reported_not_fatal(tmp_path: Path) -> None:
     files = write_report(_result(), _labels(), tmp_path, tmp_path / "out", viewer="embed")
     assert files.problems and "no readable ledger" in files.problems[0]
-    page = (tmp_path / "out" / REPORT_FILE).read_text()
-    assert "ledger not found" in page
+    payloads = _run_files(tmp_path / "out")
+    assert all(
+        p.get("missing") == "ledger not found under the run directory" for p in payloads.values()
+    )
 
 
-def test_report_is_deterministic(tmp_path: Path, html: str) -> None:
+def test_each_ledger_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sscbench.analysis.viewer import runfiles
+
+    parsed: list[Path] = []
+    real = runfiles.read_ledger
+
+    def counting(path: Path) -> object:
+        parsed.append(path)
+        return real(path)
+
+    monkeypatch.setattr(runfiles, "read_ledger", counting)
+    write_report(_result(), _labels(), RUNS, tmp_path, viewer="link")
+    assert sorted(parsed) == sorted(RUNS.rglob("ledger.jsonl"))
+
+
+def test_report_is_deterministic(tmp_path: Path, report_dir: Path, html: str) -> None:
     write_report(_result(), _labels(), RUNS, tmp_path, viewer="embed")
     assert (tmp_path / REPORT_FILE).read_text() == html
+    assert _run_files(tmp_path) == _run_files(report_dir)
+    for path in (report_dir / "runs").rglob("*.js"):
+        assert (tmp_path / path.relative_to(report_dir)).read_bytes() == path.read_bytes()
 
 
 def test_methods_section_defines_the_quantities(html: str) -> None:

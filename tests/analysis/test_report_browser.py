@@ -1,25 +1,33 @@
 """The report in a real headless browser: Debian's chromium driven by Playwright.
 
-The page must load without console errors or network requests, its figures must render,
-and a script-injection string planted in model text must stay inert: no dialog fires,
-no element is injected, the text reads back verbatim. Needs ``/usr/bin/chromium``
-(``apt-get install chromium``) and the ``playwright`` Python package; the browser is never
-downloaded (``playwright install`` is not used).
+Every page is opened from disk (``file://``), as a reader would open it. The page must load
+without console errors or network requests, its figures must render, runs must load on
+demand from their per-run files, every filter must work (and say so when nothing
+matches), and a script-injection string planted in model text must stay inert: no dialog
+fires, no element is injected, the text reads back verbatim. A 1,500-run synthetic set
+checks the timing budget (index drawn < 3 s, a run opened < 200 ms). Needs
+``/usr/bin/chromium`` (``apt-get install chromium``) and the ``playwright`` Python package;
+the browser is never downloaded (``playwright install`` is not used).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from sscbench.analysis import figures
 from sscbench.analysis.report import REPORT_FILE, TRAJECTORIES_FILE, write_report
 from sscbench.analysis.results import AnalysisResult
+from sscbench.analysis.synthetic import synthetic_labels, write_run_set
 from sscbench.analysis.viewer import slug
 from sscbench.reconstruct.labels import read_labels
+from sscbench.witnesses.caseset import load_case_set
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -40,6 +48,27 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+SCALE_RUNS = 1500
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _figures_once() -> Iterator[None]:
+    """Every report here draws the same analysis: draw its figures once."""
+    from sscbench.analysis import report as report_module
+
+    drawn: dict[str, dict[str, bytes]] = {}
+
+    def render_all(result: AnalysisResult) -> dict[str, bytes]:
+        key = result.model_dump_json()
+        if key not in drawn:
+            drawn[key] = figures.render_all(result)
+        return drawn[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(report_module, "render_all", render_all)
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +134,15 @@ def watched(browser_context: Any) -> Iterator[Watched]:
         page.close()
 
 
+def _open(page: Any, run: Any) -> Any:
+    """Open a run row and wait until its history is drawn."""
+    run.locator("summary").click()
+    page.wait_for_function(
+        "e => e.getAttribute('data-state') === 'shown'", arg=run.element_handle()
+    )
+    return run
+
+
 def test_report_loads_renders_figures_and_keeps_injection_inert(
     report: Path, watched: Watched, tmp_path: Path
 ) -> None:
@@ -124,16 +162,21 @@ def test_report_loads_renders_figures_and_keeps_injection_inert(
         box = img.bounding_box()
         assert box is not None and box["width"] > 100 and box["height"] > 100, box
 
-    # Open the injected run through its anchor (the page script opens the details).
+    # Open the injected run through its anchor: the page finds it, loads its run file.
     page.goto((report / "embed" / REPORT_FILE).as_uri() + "#" + slug(injected))
     run = page.locator(f'details[id="{slug(injected)}"]')
+    page.wait_for_function(
+        "e => e.getAttribute('data-state') === 'shown'", arg=run.element_handle()
+    )
     assert run.evaluate("e => e.open") is True
     texts = run.locator("pre.text").filter(has_text="onerror")
     assert texts.count() == 2  # the agent message and the tool observation
     agent = texts.first
     assert agent.is_visible()
     assert agent.inner_text() == INJECTION  # shown verbatim, as text
-    assert page.evaluate("document.scripts.length") == 1  # only the page's own script
+    # Only the page's own script and its JSON index: the run file's script element is gone.
+    assert page.evaluate("document.scripts.length") == 2
+    assert page.evaluate("document.querySelectorAll('script:not([type])').length") == 1
     assert page.locator('img[src="x"]').count() == 0
     assert page.locator("[onerror]").count() == 0
     page.wait_for_timeout(200)  # give any injected handler a chance to fire
@@ -141,22 +184,79 @@ def test_report_loads_renders_figures_and_keeps_injection_inert(
     watched.assert_clean()
 
 
-def test_viewer_filter_works(report: Path, watched: Watched) -> None:
+def _shown(page: Any) -> list[str]:
+    return page.locator("#run-list details.run .rid").all_inner_texts()  # type: ignore[no-any-return]
+
+
+def test_viewer_filters(report: Path, watched: Watched) -> None:
+    page = watched.page
+    labels = read_labels(FIXTURE / "labels.jsonl")
+    page.goto((report / "embed" / REPORT_FILE).as_uri())
+    assert sorted(_shown(page)) == sorted(x.run_id for x in labels)
+    none = page.locator("#run-none")
+    assert not none.is_visible()
+
+    def check(selector: str, label: str, expected: set[str]) -> None:
+        page.select_option(selector, label=label)
+        assert set(_shown(page)) == expected, (selector, label)
+        page.select_option(selector, "")
+
+    check(
+        "#run-configuration",
+        "scripted:gold",
+        {x.run_id for x in labels if x.agent == "scripted:gold"},
+    )
+    check("#run-operator", "item_option", {x.run_id for x in labels if x.operator == "item_option"})
+    case = labels[0].case_id
+    assert case is not None
+    check("#run-case", case, {x.run_id for x in labels if x.case_id == case})
+    check("#run-class", "Z_S = before", {x.run_id for x in labels if x.z_s == "before"})
+    check("#run-adopted", "adopted", {x.run_id for x in labels if x.adopted})
+    shown = page.locator("#run-list details.run")
+    assert set(shown.evaluate_all("es => es.map(e => e.dataset.adopted)")) >= {"true", "false"}
+
+    # Free text: a configuration name and a case id exactly as written on the command line.
+    page.fill("#run-filter", "scripted:gold")
+    assert set(_shown(page)) == {x.run_id for x in labels if x.agent == "scripted:gold"}
+    page.fill("#run-filter", case)  # a substring: the case's target-value control matches too
+    assert set(_shown(page)) == {x.run_id for x in labels if case in (x.case_id or "")}
+    page.click("#expand-all")
+    page.wait_for_function(
+        "n => document.querySelectorAll('#run-list details.run[data-state=shown]').length === n",
+        arg=len(_shown(page)),
+    )
+
+    # Nothing matches: the list is empty and says so.
+    page.fill("#run-filter", "no-such-run-anywhere")
+    assert _shown(page) == []
+    assert none.is_visible() and none.inner_text() == "No run matches these filters."
+    assert page.locator("#run-count").inner_text().startswith("0 of ")
+    page.fill("#run-filter", "")
+    page.select_option("#run-configuration", label="scripted:gold")
+    page.select_option("#run-operator", label="pay_source")
+    assert none.is_visible() == (
+        not any(x.agent == "scripted:gold" and x.operator == "pay_source" for x in labels)
+    )
+    watched.assert_clean()
+
+
+def test_a_run_shows_true_and_injected_values_and_no_python_literals(
+    report: Path, watched: Watched
+) -> None:
     page = watched.page
     page.goto((report / "embed" / REPORT_FILE).as_uri())
-    runs = page.locator("details.run")
-    total = runs.count()
-    assert total == len(read_labels(FIXTURE / "labels.jsonl"))
-    page.select_option("#run-class", "adopted")
-    shown = page.locator("details.run:not([hidden])")
-    assert 0 < shown.count() < total
-    adopted = shown.evaluate_all("es => es.map(e => e.getAttribute('data-adopted'))")
-    assert set(adopted) == {"true"}
-    page.select_option("#run-class", "")
-    page.fill("#run-filter", "write_effect.airline.18")
-    assert page.locator("details.run:not([hidden])").count() == 4
+    run = _open(page, page.locator("#run-list details.run").first)
+    meta = run.locator("dl.run-meta").inner_text()
+    assert "true v" in meta and "injected v′" in meta
     page.click("#expand-all")
-    assert page.locator("details.run[open]:not([hidden])").count() == 4
+    page.wait_for_function(
+        "n => document.querySelectorAll('#run-list details.run[data-state=shown]').length === n",
+        arg=page.locator("#run-list details.run").count(),
+    )
+    labels = page.locator("#run-list dl.run-meta").all_inner_texts()
+    summaries = page.locator("#run-list summary").all_inner_texts()
+    for text in labels + summaries:
+        assert not re.search(r"\b(None|True|False)\b", text), text
     watched.assert_clean()
 
 
@@ -168,4 +268,53 @@ def test_linked_trajectories_page_loads(report: Path, watched: Watched) -> None:
     page.wait_for_load_state("load")
     assert page.url.endswith(TRAJECTORIES_FILE)
     assert page.locator("details.run").count() == len(read_labels(FIXTURE / "labels.jsonl"))
+    _open(page, page.locator("details.run").first)
+    watched.assert_clean()
+
+
+def test_phone_width_has_no_sideways_scrolling(report: Path, browser_context: Any) -> None:
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 375, "height": 740})
+        page.goto((report / "embed" / REPORT_FILE).as_uri())
+        _open(page, page.locator("#run-list details.run").first)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, width
+    finally:
+        page.close()
+
+
+@pytest.fixture(scope="module")
+def scale_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("scale")
+    case_set = load_case_set()
+    configurations = tuple((f"C{i}", 2) for i in range(8))
+    labels = synthetic_labels(case_set, runs=SCALE_RUNS, configurations=configurations)
+    write_run_set(root, labels, case_set)
+    result = AnalysisResult.model_validate_json((FIXTURE / "analysis.json").read_text())
+    write_report(result, labels, root, root / "report", viewer="link")
+    return root / "report"
+
+
+def test_index_of_many_runs_opens_fast_and_a_run_in_under_200_ms(
+    scale_report: Path, watched: Watched
+) -> None:
+    page = watched.page
+    started = time.perf_counter()
+    page.goto((scale_report / TRAJECTORIES_FILE).as_uri())
+    page.wait_for_selector("#run-list details.run")
+    assert time.perf_counter() - started < 3.0
+    assert page.locator("#run-list details.run").count() == 100  # one page of rows
+    assert f"of {SCALE_RUNS} matching runs" in page.locator("#run-count").inner_text()
+    page.click("#run-more")
+    assert page.locator("#run-list details.run").count() == 200
+    for n in (0, 150):
+        run = _open(page, page.locator("#run-list details.run").nth(n))
+        assert float(run.get_attribute("data-ms")) < 200
+    # "expand shown" opens 200 runs in batches: the page keeps answering meanwhile.
+    page.click("#expand-all")
+    assert page.evaluate("1 + 1") == 2
+    page.wait_for_function(
+        "() => document.querySelectorAll('#run-list details.run[data-state=shown]').length === 200"
+    )
     watched.assert_clean()

@@ -1,0 +1,42 @@
+"""The trajectory viewer for run sets of any size.
+
+An index page holds one short row per run and filters them (configuration, operator, case,
+arrival class, adoption, free text); a run's numbered model-visible history, with its event
+times marked, is loaded from a small per-run script file only when it is opened. Everything
+works from disk (``file://``), with no server and nothing fetched from anywhere else.
+
+* :mod:`.marks` — what is marked on a run (shared with ``sscbench show``);
+* :mod:`.runfiles` — one file per run, written while the ledgers stream past;
+* :mod:`.index` — the index rows and the filters;
+* :mod:`.assets` — the page's style and script.
+"""
+
+from sscbench.analysis.viewer.assets import VIEWER_CSS, VIEWER_SCRIPT
+from sscbench.analysis.viewer.index import run_order, viewer_section
+from sscbench.analysis.viewer.marks import StepMarks, slug, step_marks
+from sscbench.analysis.viewer.runfiles import (
+    RUNS_DIR,
+    RunFiles,
+    load_ledgers,
+    model_of,
+    run_file,
+    run_payload,
+    write_run_files,
+)
+
+__all__ = [
+    "RUNS_DIR",
+    "VIEWER_CSS",
+    "VIEWER_SCRIPT",
+    "RunFiles",
+    "StepMarks",
+    "load_ledgers",
+    "model_of",
+    "run_file",
+    "run_order",
+    "run_payload",
+    "slug",
+    "step_marks",
+    "viewer_section",
+    "write_run_files",
+]

@@ -1,0 +1,137 @@
+"""The viewer's index: one short row per run, its filters, and the page section holding them.
+
+The rows travel as one JSON document inside ``<script type="application/json">`` (data, never
+run by the browser); names repeated across runs — configurations, operators, cases — are
+listed once and referred to by position, so 100,000 runs stay a few megabytes. ``<``, ``>``
+and ``&`` are written as ``\\u`` escapes, so no text of a run can close that element.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from html import escape
+from typing import Any
+
+from sscbench.analysis.viewer.marks import EVENTS, short_time
+from sscbench.reconstruct.labels import RunLabels
+
+INDEX_ID = "run-index"
+ARRIVAL_OPTIONS = (
+    ("before", "Z_S = before"),
+    ("after", "Z_S = after"),
+    ("absent", "Z_S = absent"),
+    ("none", "no dependent use"),
+    ("undecidable", "Z_S undecidable"),
+    ("-", "no arrival class (not triggered, unfinished)"),
+)
+ADOPTION_OPTIONS = (("1", "adopted"), ("0", "not adopted"), ("-1", "adoption undefined"))
+
+
+def configuration_of(labels: RunLabels) -> str:
+    """The configuration a run belongs to (its agent's name when none was given)."""
+    return labels.configuration or labels.agent
+
+
+def run_order(labels: Iterable[RunLabels]) -> list[RunLabels]:
+    """The index rows: each run id once (the first label wins), grouped by operator,
+    configuration and case, then by seed and run id — the same order for the same input."""
+    unique: dict[str, RunLabels] = {}
+    for lab in labels:
+        unique.setdefault(lab.run_id, lab)
+    return sorted(
+        unique.values(),
+        key=lambda x: (
+            x.operator or "clean",
+            configuration_of(x),
+            x.case_id or "",
+            x.seed,
+            x.run_id,
+        ),
+    )
+
+
+def _positions(values: Iterable[str]) -> dict[str, int]:
+    return {v: i for i, v in enumerate(sorted(set(values)))}
+
+
+def index_document(order: Sequence[RunLabels]) -> dict[str, Any]:
+    """The index as data: name lists and one row per run
+    ``[run id, configuration, operator, case, seed, T_F, T_E, T_S, T_U, Z_S, adopted, control]``
+    (names as positions in their list; ``adopted`` 1 / 0 / -1 for undefined; ``Z_S`` ``-``
+    for no arrival class)."""
+    configurations = _positions(configuration_of(x) for x in order)
+    operators = _positions(x.operator or "clean" for x in order)
+    cases = _positions(x.case_id or "" for x in order)
+    rows = [
+        [
+            x.run_id,
+            configurations[configuration_of(x)],
+            operators[x.operator or "clean"],
+            cases[x.case_id or ""],
+            x.seed,
+            *(short_time(getattr(x, name)) for name in EVENTS),
+            x.z_s or "-",
+            -1 if x.adopted is None else int(x.adopted),
+            int(x.control),
+        ]
+        for x in order
+    ]
+    return {
+        "configurations": list(configurations),
+        "operators": list(operators),
+        "cases": list(cases),
+        "runs": rows,
+    }
+
+
+def index_json(document: dict[str, Any]) -> str:
+    """An :func:`index_document` as compact JSON, safe inside a ``<script>`` element."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _select(element_id: str, label: str, every: str, options: Iterable[tuple[str, str]]) -> str:
+    body = "".join(f'<option value="{escape(v)}">{escape(t)}</option>' for v, t in options)
+    return (
+        f'<label class="pick">{escape(label)} <select id="{element_id}">'
+        f'<option value="">{escape(every)}</option>{body}</select></label>'
+    )
+
+
+def viewer_section(order: Sequence[RunLabels]) -> str:
+    """The viewer's part of a page: intro, filters, the (script-filled) list, the index."""
+    document = index_document(order)
+
+    def named(key: str) -> list[tuple[str, str]]:
+        return [(str(i), name or "— (clean run)") for i, name in enumerate(document[key])]
+
+    controls = "".join(
+        (
+            '<label class="pick">text <input id="run-filter" type="search" '
+            'placeholder="run id, configuration (scripted:gold), case id"></label>',
+            _select(
+                "run-configuration", "configuration", "every configuration", named("configurations")
+            ),
+            _select("run-operator", "operator", "every operator", named("operators")),
+            _select("run-case", "case", "every case", named("cases")),
+            _select("run-class", "arrival", "every arrival class", ARRIVAL_OPTIONS),
+            _select("run-adopted", "adoption", "adopted or not", ADOPTION_OPTIONS),
+            '<span class="buttons"><button type="button" id="expand-all">expand shown</button> '
+            '<button type="button" id="collapse-all">collapse all</button></span>',
+        )
+    )
+    return (
+        f'<p class="note">{len(order)} labelled runs. Open a run to load its numbered '
+        "model-visible history (from the <code>runs/</code> folder beside this page); "
+        "markers show T_F (fault delivered), T_E (refutation complete), T_S (first "
+        "dependent use) and T_U (first erroneous reliance), plus the evidence steps behind "
+        "them and every classified use. All model, user and tool text is shown as plain "
+        "text.</p>"
+        f'<div class="controls" id="viewer-controls">{controls}</div>'
+        '<p class="note" id="run-count" aria-live="polite">loading the run index…</p>'
+        '<p class="no-match" id="run-none" hidden>No run matches these filters.</p>'
+        '<div id="run-list"></div>'
+        '<p><button type="button" id="run-more" hidden>show more</button></p>'
+        f'<script type="application/json" id="{INDEX_ID}">{index_json(document)}</script>'
+    )

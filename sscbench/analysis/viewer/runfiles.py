@@ -1,0 +1,180 @@
+"""One small script file per run, written while the ledgers stream past.
+
+The viewer's index page holds only one short row per run; a run's history is loaded when
+it is opened, from ``runs/<n // 1000>/<n>.js`` beside the page. A *script* file, not JSON:
+browsers refuse ``fetch()`` of ``file://`` URLs, but a page opened from disk may still load
+a script from its own folder (the page's Content-Security-Policy allows ``'self'``). Each
+file calls ``SSCBenchRun(n, data)``; ``data`` is JSON, and the page puts every string of it
+into the document as text (``textContent``), never as markup — so model, user and tool
+text cannot become HTML, whatever it contains.
+
+Each ledger is parsed once, turned into its run file and dropped: memory stays flat in the
+number of runs.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sscbench.analysis.viewer.marks import fault_rows, label_rows, step_marks, yes_no
+from sscbench.errors import LedgerError
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.runs.episode import LEDGER_FILE
+from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.runs.ledger import Ledger, read_ledger
+
+RUNS_DIR = "runs"
+PER_DIRECTORY = 1000
+"""Run files per sub-directory: 100,000 runs make 100 directories, not one huge one."""
+CALLBACK = "SSCBenchRun"
+KIND_NAMES = {
+    "user_message": "user",
+    "agent_message": "agent",
+    "tool_call": "tool call",
+    "tool_observation": "tool result",
+}
+NOT_FOUND = "ledger not found under the run directory"
+
+
+def run_file(number: int) -> str:
+    """The run file of index row ``number``, relative to the page (the page script builds
+    the same path)."""
+    return f"{RUNS_DIR}/{number // PER_DIRECTORY}/{number}.js"
+
+
+def model_of(ledger: Ledger) -> str:
+    """Model and decoding of a run's agent, as its ledger header records them."""
+    params = ledger.header.agent.params
+    parts = [str(params["model"])] if params.get("model") else [ledger.header.agent.name]
+    for key in ("temperature", "top_p", "max_tokens"):
+        if key in params:
+            parts.append(f"{key}={params[key]}")
+    return ", ".join(parts)
+
+
+def event_text(event: VisibleEvent) -> str:
+    """One history item as the model received it, as plain text."""
+    if isinstance(event, AgentToolCall):
+        args = json.dumps(event.arguments, ensure_ascii=False)
+        return f"{event.name}({args})  [call_id {event.call_id}]"
+    if isinstance(event, ToolObservation):
+        prefix = "ERROR " if event.error else ""
+        return f"{prefix}[call_id {event.call_id}] {event.content}"
+    return event.content
+
+
+def run_payload(run_id: str, ledger: Ledger | None, labels: RunLabels | None) -> dict[str, Any]:
+    """What the page needs to draw one run: labelled rows and the marked, numbered history."""
+    meta: list[tuple[str, str]] = []
+    if ledger is not None:
+        meta += fault_rows(ledger.header.fault)
+    if labels is not None:
+        meta += label_rows(labels)
+    if ledger is not None:
+        h = ledger.header
+        meta.append(("agent", h.configuration or h.agent.name))
+        meta.append(("task", f"{h.domain} {h.task_id}, seed {h.seed}"))
+        end = ledger.end
+        meta.append(
+            (
+                "end",
+                "unfinished (no run_end)"
+                if end is None
+                else f"{end.termination} after {end.steps} steps, success "
+                f"{yes_no(end.success, 'ungraded')}",
+            )
+        )
+    marks = step_marks(labels)
+    events = [
+        [e.step, e.kind, KIND_NAMES[e.kind], event_text(e), marks.tags(e.step)]
+        for e in (ledger.events if ledger is not None else ())
+    ]
+    payload: dict[str, Any] = {"id": run_id, "meta": meta, "events": events}
+    if ledger is None:
+        payload["missing"] = NOT_FOUND
+    return payload
+
+
+def write_run_file(out_dir: Path, number: int, payload: dict[str, Any]) -> None:
+    """Write ``runs/…/<number>.js`` calling the page's callback with ``payload``."""
+    path = out_dir / run_file(number)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    path.write_text(f"{CALLBACK}({number},{data});\n", encoding="utf-8", newline="\n")
+
+
+def ledger_paths(run_root: Path) -> Iterator[Path]:
+    """Every finished-or-not ledger under ``run_root`` in path order (runs set aside by the
+    executor as ``.incomplete-*`` are skipped)."""
+    for path in sorted(run_root.rglob(LEDGER_FILE)):
+        if ".incomplete-" not in path.parent.name:
+            yield path
+
+
+def load_ledgers(run_root: Path, problems: list[str] | None = None) -> dict[str, Ledger]:
+    """Every ledger under ``run_root`` keyed by its header's run id (first one wins); an
+    unreadable one is described in ``problems`` and skipped. Holds them all: for tests and
+    small sets — the report streams through :func:`write_run_files` instead."""
+    out: dict[str, Ledger] = {}
+    for path in ledger_paths(run_root):
+        try:
+            ledger = read_ledger(path)
+        except LedgerError as exc:
+            if problems is not None:
+                problems.append(str(exc))
+            continue
+        out.setdefault(ledger.header.run_id, ledger)
+    return out
+
+
+@dataclass
+class RunFiles:
+    """What streaming the ledgers found: labelled runs without a ledger, each
+    configuration's model (from the first of its ledgers), unreadable ledgers."""
+
+    missing: list[str] = field(default_factory=list)
+    models: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def write_run_files(
+    out_dir: Path,
+    order: Sequence[RunLabels],
+    run_root: Path,
+    ledgers: Mapping[str, Ledger] | None = None,
+) -> RunFiles:
+    """A run file for every labelled run in ``order`` (its index row number; run ids are
+    unique there), parsing each ledger under ``run_root`` once — or taking them from
+    ``ledgers`` when given."""
+    number = {lab.run_id: i for i, lab in enumerate(order)}
+    by_id = {lab.run_id: lab for lab in order}
+    done: set[str] = set()
+    found = RunFiles()
+
+    def emit(ledger: Ledger) -> None:
+        run_id = ledger.header.run_id
+        if run_id in done or run_id not in number:
+            return
+        done.add(run_id)
+        labels = by_id[run_id]
+        write_run_file(out_dir, number[run_id], run_payload(run_id, ledger, labels))
+        found.models.setdefault(labels.configuration or labels.agent, model_of(ledger))
+
+    if ledgers is not None:
+        for ledger in ledgers.values():
+            emit(ledger)
+    else:
+        for path in ledger_paths(run_root):
+            try:
+                emit(read_ledger(path))
+            except LedgerError as exc:
+                found.problems.append(str(exc))
+    for run_id, n in sorted(number.items(), key=lambda x: x[1]):
+        if run_id not in done:
+            found.missing.append(run_id)
+            write_run_file(out_dir, n, run_payload(run_id, None, by_id[run_id]))
+    return found
