@@ -26,12 +26,14 @@ from sscbench.tool_contracts.rules import (
     Observation,
     PredicateError,
     argument_ignored,
+    clause_flips,
     effect_class,
     effects_on,
     false_preconditions,
     holds,
     invariant_broken,
     precondition_unenforced,
+    reads_args,
 )
 
 
@@ -76,8 +78,8 @@ def observe(adapter: Adapter, contract: Contract, probe: Probe) -> list[Observat
         return "no_probe_value"
     observations = []
     for index, args in enumerate(arg_sets):
-        if index:
-            adapter.reset()
+        if index:  # a fresh episode, not reset(): only the reset rule exercises reset
+            adapter.create()
             for tool, expr in probe.setup:
                 adapter.call(tool, _jsonable(evaluate(expr, pre=adapter.snapshot())))
         args = _jsonable(args)
@@ -154,24 +156,33 @@ class _Scorer:
             else:
                 self.add(clause, clause.id, "CONFORMS")
 
+    def variants(self, name: str) -> list[Observation]:
+        """Successful legal calls of the vary probes of argument ``name``."""
+        ids = {p.id for p in self.c.probes if p.kind == "vary" and p.arg == name}
+        return [o for o in self.legal_ok if o.kind == "vary" and o.probe.split("#")[0] in ids]
+
     def arguments(self) -> set[str]:
+        """Argument verdicts; returns the arguments found ignored (for effect classes)."""
         ignored = set()
         for name, arg in sorted(self.c.args.items()):
             if not arg.effective:
                 continue
-            group = [o for o in self.legal_ok if o.kind == "vary" and o.probe.startswith(
-                next((p.id for p in self.c.probes if p.kind == "vary" and p.arg == name), "?")
-                + "#")]  # fmt: skip
+            group = self.variants(name)
             verdict = argument_ignored(group)
             cid = f"arg.{name}"
             if verdict is None:
                 self.add(None, cid, "UNTESTABLE", reason="no_variant_pair", tier="agent_visible")
-            elif verdict:
-                ignored.add(name)
-                self.add(None, cid, "VIOLATES", defect_class="Ignored Argument",
-                         witness=_witness(group[-1]), tier="agent_visible")  # fmt: skip
-            else:
+            elif verdict is False:
                 self.add(None, cid, "CONFORMS", tier="agent_visible")
+            else:
+                cls = "Ignored Argument" if verdict is True else verdict
+                if verdict is True:
+                    ignored.add(name)
+                self.add(None, cid, "VIOLATES", defect_class=cls,
+                         witness=_witness(group[-1]), tier="agent_visible")  # fmt: skip
+            if any(clause_flips(c, group) for c in self.c.effects if name in reads_args(
+                    c.predicate) and not c.deferred):  # fmt: skip
+                ignored.add(name)
         return ignored
 
     def effects(self, ignored: set[str]) -> dict[str, DefectClass | None]:
@@ -197,8 +208,7 @@ class _Scorer:
             if failed is None:
                 self.add(clause, clause.id, "CONFORMS")
                 continue
-            failing, testable = effects_on(self.c, failed)
-            cls = effect_class(self.c, clause, failing, testable, ignored)
+            cls = effect_class(self.c, clause, failed, effects_on(self.c, failed), ignored)
             per_probe.setdefault(failed.probe, cls)
             self.add(clause, clause.id, "VIOLATES", defect_class=cls, witness=_witness(failed))
         return per_probe

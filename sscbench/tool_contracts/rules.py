@@ -121,16 +121,23 @@ def precondition_unenforced(obs: Observation) -> bool:
 def effect_class(
     contract: Contract,
     clause: Clause,
-    failing: set[str],
-    testable: set[str],
+    obs: Observation,
+    testable_failing: tuple[set[str], set[str]],
     ignored_args: set[str],
 ) -> DefectClass | None:
-    """The class of a failing effect clause on one successful legal call."""
+    """The class of a failing effect clause on one successful legal call.
+
+    Phantom Effect first: success reported, every testable effect absent and the state
+    untouched. Then Ignored Argument: the clause reads an effective argument that the
+    variant rule found ignored, or whose value flips the clause between its variant
+    calls (``ignored_args`` holds both). Otherwise Partial Effect if any effect held.
+    """
+    failing, testable = testable_failing
+    if failing >= testable and not obs.mutated and contract.success_signal.biconditional:
+        return "Phantom Effect"
     effective = {name for name, a in contract.args.items() if a.effective}
     if reads_args(clause.predicate) & effective & ignored_args:
         return "Ignored Argument"
-    if failing >= testable and contract.success_signal.biconditional:
-        return "Phantom Effect"
     if failing < testable:
         return "Partial Effect"
     return None
@@ -152,13 +159,26 @@ def effects_on(contract: Contract, obs: Observation) -> tuple[set[str], set[str]
     return failing, testable
 
 
-def argument_ignored(observations: list[Observation]) -> bool | None:
+def argument_ignored(observations: list[Observation]) -> DefectClass | bool | None:
     """Ignored Argument's variant rule: successful calls differing only in one effective
-    argument leave identical post-states (``None`` with fewer than two such calls)."""
-    posts = {json.dumps(o.post, sort_keys=True) for o in observations}
+    argument leave identical post-states (``None`` with fewer than two such calls). When
+    none of the calls changed anything the argument is not the problem: Phantom Effect."""
     if len(observations) < 2:
         return None
-    return len(posts) == 1
+    if not any(o.mutated for o in observations):
+        return "Phantom Effect"
+    return len({json.dumps(o.post, sort_keys=True) for o in observations}) == 1
+
+
+def clause_flips(clause: Clause, observations: list[Observation]) -> bool:
+    """The clause holds on some variant calls of an argument and fails on others."""
+    seen = set()
+    for o in observations:
+        try:
+            seen.add(holds(clause, o))
+        except PredicateError:
+            continue
+    return len(seen) == 2
 
 
 def invariant_broken(clause: Clause, obs: Observation) -> bool:
