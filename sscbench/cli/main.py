@@ -10,6 +10,7 @@ from sscbench import __version__
 from sscbench.cli import audit as audit_cmd
 from sscbench.cli import build as build_cmd
 from sscbench.cli import cases as cases_cmd
+from sscbench.cli import contracts as contracts_cmd
 from sscbench.cli import demo as demo_cmd
 from sscbench.cli import importer as import_cmd
 from sscbench.cli import operators as operators_cmd
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         review_cmd,
         oracles_cmd,
         audit_cmd, rescore_cmd,
+        contracts_cmd,
     ):
         module.register(sub)
     return parser

@@ -89,10 +89,12 @@ class EpisodeAdapter:
         domain: str,
         toolkit_class: type[Any] | None = None,
         suppress: frozenset[str] = frozenset(),
+        owns: tuple[str, ...] = (),
     ) -> None:
         self.domain = domain
         self.toolkit_class = toolkit_class
         self.suppress = suppress
+        self.owns = owns
         self.env: EpisodeEnvironment | None = None
         self.calls = 0
 
@@ -103,6 +105,9 @@ class EpisodeAdapter:
         )
         if self.toolkit_class is not None:
             env.toolkit = self.toolkit_class(env.state.db)
+        for name in self.owns:  # an edited tool may write beyond the shipped footprint
+            for key in list(env.state.collection(name)):
+                env.state.own((name, key))
         self.env = env
         self.calls = 0
 
@@ -167,7 +172,7 @@ def _deterministic_ids(counter: _Uuids) -> Iterator[None]:
     import tau2.domains.telecom.tools as tools
 
     saved = tools.uuid
-    tools.uuid = counter  # type: ignore[assignment]
+    tools.uuid = counter
     try:
         yield
     finally:
@@ -227,12 +232,15 @@ class TelecomAdapter:
 
 
 def make_adapter(
-    domain: str, toolkit_class: type[Any] | None = None, suppress: frozenset[str] = frozenset()
+    domain: str,
+    toolkit_class: type[Any] | None = None,
+    suppress: frozenset[str] = frozenset(),
+    owns: tuple[str, ...] = (),
 ) -> Adapter:
-    """The adapter for ``domain``."""
+    """The adapter for ``domain`` (``owns``: collections an edited tool may write)."""
     if domain == "telecom":
         return TelecomAdapter(toolkit_class, suppress)
-    return EpisodeAdapter(domain, toolkit_class, suppress)
+    return EpisodeAdapter(domain, toolkit_class, suppress, owns)
 
 
 def toolkit_class(domain: str) -> type[Any]:

@@ -88,7 +88,8 @@ def parse_contract(name: str, text: str) -> Contract:
     for clause in contract.clauses():
         validate(clause.predicate, f"{name}: {clause.id}")
     for probe in contract.probes:
-        for expr in [probe.args or "{}", probe.adjust or "{}", *probe.values, *(s[1] for s in probe.setup)]:
+        exprs = [probe.args or "{}", probe.adjust or "{}", *probe.values]
+        for expr in exprs + [s[1] for s in probe.setup]:
             validate(expr, f"{name}: probe {probe.id}")
     return contract
 

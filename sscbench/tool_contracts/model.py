@@ -96,7 +96,7 @@ class Clause(_Strict):
         tiers = {p.tier for p in self.provenance}
         for tier in ("agent_visible", "maintainer"):
             if tier in tiers:
-                return tier  # type: ignore[return-value]
+                return tier
         return "author"
 
 

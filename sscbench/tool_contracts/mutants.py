@@ -61,6 +61,9 @@ class Patch(BaseModel):
     finding: str
     domain: str
     tool: str
+    owns: tuple[str, ...] = Field(
+        default=(), description="collections the repaired tool writes beyond the shipped one's"
+    )
     edits: tuple[Edit, ...] = Field(min_length=1)
 
 
@@ -167,4 +170,6 @@ def control_adapter(domain: str, tool: str) -> Adapter:
 
 def patched_adapter(p: Patch) -> Adapter:
     """An adapter running the repaired tool."""
-    return make_adapter(p.domain, edited_class(p.domain, p.tool, p.edits, p.finding))
+    return make_adapter(
+        p.domain, edited_class(p.domain, p.tool, p.edits, p.finding), owns=p.owns
+    )

@@ -32,7 +32,8 @@ def first(items: Iterable[Any]) -> Any:
 
 def by_id(rows: list[dict[str, Any]], field: str, value: Any) -> dict[str, Any]:
     """The row of a list collection (telecom) whose ``field`` equals ``value``."""
-    return first(r for r in rows if r.get(field) == value)
+    row: dict[str, Any] = first(r for r in rows if r.get(field) == value)
+    return row
 
 
 def _walk(a: Any, b: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
@@ -123,9 +124,12 @@ def check_expression(text: str) -> ast.Expression:
             raise ValueError(f"{type(node).__name__} is not allowed")
         if isinstance(node, ast.Attribute) and node.attr not in _ATTRIBUTES:
             raise ValueError(f"attribute .{node.attr} is not allowed")
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            if node.id not in bound and node.id not in HELPERS and node.id not in ROLES:
-                raise ValueError(f"free name {node.id!r}")
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id not in bound | HELPERS.keys() | set(ROLES)
+        ):
+            raise ValueError(f"free name {node.id!r}")
     return tree
 
 

@@ -91,9 +91,13 @@ def reads_args(predicate: str) -> frozenset[str]:
     """The argument names a predicate reads (``args['x']`` or ``args.get('x')``)."""
     names = set()
     for node in ast.walk(ast.parse(predicate, mode="eval")):
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-            if node.value.id == "args" and isinstance(node.slice, ast.Constant):
-                names.add(str(node.slice.value))
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "args"
+            and isinstance(node.slice, ast.Constant)
+        ):
+            names.add(str(node.slice.value))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             owner = node.func.value
             if isinstance(owner, ast.Name) and owner.id == "args" and node.args:

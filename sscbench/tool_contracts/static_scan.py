@@ -76,9 +76,12 @@ def _writes(fn: ast.FunctionDef) -> set[str]:
             targets = list(node.targets)
         elif isinstance(node, ast.AugAssign):
             targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in {"append", "extend", "pop", "remove", "insert"}:
-                targets = [node.func.value]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in {"append", "extend", "pop", "remove", "insert"}
+        ):
+            targets = [node.func.value]
         for target in targets:
             while isinstance(target, ast.Subscript):
                 target = target.value
