@@ -7,9 +7,11 @@ entry-point group, loaded on first lookup.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from importlib.metadata import entry_points
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
 
@@ -24,6 +26,22 @@ class DuplicateNameError(ConfigError):
     """Two entries claimed the same registry name."""
 
 
+class Params(BaseModel):
+    """Base of a registered component's parameter model: frozen, no unknown keys.
+
+    Parameters arrive as text from the command line (``--agent-param p=0.3``) or typed from
+    an experiment file (``p = 0.3``); validating both through one model gives the component
+    the same values — ``"0.3"`` becomes 0.3 for a float field, ``"007"`` stays ``"007"`` for a
+    text field — and the configuration hash the same input.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NoParams(Params):
+    """A component that takes no parameters."""
+
+
 class Registry(Generic[T]):
     """Named entries of one kind (``what``), extendable through ``group`` entry points."""
 
@@ -31,6 +49,7 @@ class Registry(Generic[T]):
         self.what = what
         self.group = group
         self._entries: dict[str, T] = {}
+        self._params: dict[str, type[BaseModel]] = {}
         self._plugins_loaded = group is None
 
     def register(self, name: str) -> Callable[[T], T]:
@@ -42,11 +61,32 @@ class Registry(Generic[T]):
 
         return decorator
 
-    def add(self, name: str, obj: T) -> None:
-        """Register ``obj`` under ``name``; a duplicate name raises."""
+    def add(self, name: str, obj: T, params: type[BaseModel] | None = None) -> None:
+        """Register ``obj`` under ``name`` (with the model its parameters must satisfy); a
+        duplicate name raises."""
         if name in self._entries:
             raise DuplicateNameError(f"{self.what} {name!r} is already registered")
         self._entries[name] = obj
+        if params is not None:
+            self._params[name] = params
+
+    def validate(self, name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` checked and converted by ``name``'s parameter model: the keys given,
+        with typed values. A component registered without a model gets them unchanged.
+        Problems are one :class:`ConfigError` line each, naming the parameter."""
+        self.get(name)  # an unknown name fails here, listing the known ones
+        model = self._params.get(name)
+        if model is None:
+            return dict(params)
+        try:
+            checked = model.model_validate(dict(params))
+        except ValidationError as exc:
+            problems = [
+                f"{'.'.join(str(p) for p in e['loc']) or 'parameters'}: {e['msg']}"
+                for e in exc.errors(include_url=False, include_input=False)
+            ]
+            raise ConfigError(f"{self.what} {name}: " + "; ".join(problems)) from None
+        return checked.model_dump(exclude_unset=True)
 
     def _load_plugins(self) -> None:
         """Import every entry point of the group once; each must register its own name.

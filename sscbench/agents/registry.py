@@ -26,6 +26,7 @@ def register_builtin_agents() -> None:
 
 
 def make_agent(name: str, **params: Any) -> Agent:
-    """Build a registered agent by name (built-ins are registered on first use)."""
+    """Build a registered agent by name (built-ins are registered on first use), its
+    parameters checked and typed by the agent's parameter model."""
     register_builtin_agents()
-    return AGENTS.get(name)(**params)
+    return AGENTS.get(name)(**AGENTS.validate(name, params))

@@ -7,20 +7,13 @@ from typing import Any
 from sscbench.errors import ConfigError
 
 
-def parse_params(items: list[str], flag: str, *, numbers: bool = False) -> dict[str, Any]:
-    """Parse repeated ``KEY=VALUE`` options; with ``numbers``, numeric values become numbers
-    (the rest stay strings, for pydantic to validate)."""
+def parse_params(items: list[str], flag: str) -> dict[str, Any]:
+    """Parse repeated ``KEY=VALUE`` options. Values stay text: each component's parameter
+    model gives them their types (``p=0.3`` a float, ``model=007`` the text ``007``)."""
     params: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ConfigError(f"{flag} {item!r} must look like KEY=VALUE")
-        params[key] = _number(value) if numbers else value
+        params[key] = value
     return params
-
-
-def _number(value: str) -> Any:
-    try:
-        return float(value) if "." in value else int(value)
-    except ValueError:
-        return value

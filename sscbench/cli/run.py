@@ -146,10 +146,10 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(f"--concurrency must be at least 1, got {args.concurrency}")
     experiment = command_line_experiment(
         "sscbench run",
-        [(args.agent, parse_params(args.agent_param, "--agent-param", numbers=True))],
+        [(args.agent, parse_params(args.agent_param, "--agent-param"))],
         seeds=args.seed,
         user=args.user,
-        user_params=parse_params(args.user_param, "--user-param", numbers=True),
+        user_params=parse_params(args.user_param, "--user-param"),
         concurrency=args.concurrency,
     )
     if contract is not None:

@@ -154,6 +154,9 @@ def resolve_configuration(
             return None
         _check_key(problems, warnings, (*at, "params"), agent, params)
     try:
+        # Typed by the agent's parameter model, so "0.3" from a command line and 0.3 from
+        # a file are one configuration with one hash.
+        params = AGENTS.validate(agent, params)
         make_agent(agent, **params)  # the agent's own checks, before any run
     except Exception as exc:  # a TypeError names the unexpected parameter
         problems.add((*at, "params"), f"{agent} rejects these parameters: {exc}")
@@ -194,6 +197,11 @@ def resolve_user(
     """The user setting, checked as it will run (registry, simulator provider and key)."""
     if name not in USERS:
         problems.add(("user", "name"), f"unknown user {name!r}; known: {', '.join(USERS.names())}")
+        return UserSetting(name, params)
+    try:
+        params = USERS.validate(name, params)
+    except ConfigError as exc:
+        problems.add(("user", "params"), str(exc))
         return UserSetting(name, params)
     if name == SIMULATOR_USER:
         rest = {k: v for k, v in params.items() if k != "provider"}

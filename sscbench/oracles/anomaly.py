@@ -32,6 +32,7 @@ from sscbench.oracles.base import (
     next_agent_step,
     register_oracle,
 )
+from sscbench.registry import Params
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,12 @@ class AnomalyDetector:
         )
 
 
+class AnomalyParams(Params):
+    """``tool_errors=False`` emits unexplained changes only."""
+
+    tool_errors: bool = True
+
+
 @register_oracle(
     "anomaly_detector",
     OracleSetting(
@@ -146,6 +153,7 @@ class AnomalyDetector:
         information="conversation and the tools' read/write kinds only",
         positive="any emitted anomaly (tool error, unexplained change of an entity)",
     ),
+    AnomalyParams,
 )
 def anomaly_detector(tool_errors: bool = True) -> AnomalyDetector:
     """Factory; ``tool_errors=False`` emits unexplained changes only."""

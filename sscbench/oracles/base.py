@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.registry import Registry
+from sscbench.registry import NoParams, Registry
 from sscbench.runs.events import AgentMessage, AgentToolCall, VisibleEvent
 from sscbench.runs.ledger import Ledger
 
@@ -113,15 +113,18 @@ SETTINGS: Registry[OracleSetting] = Registry("oracle setting")
 F = TypeVar("F", bound=OracleFactory)
 
 
-def register_oracle(name: str, setting: OracleSetting) -> Callable[[F], F]:
-    """Decorator: register an oracle factory under ``name`` together with its setting.
+def register_oracle(
+    name: str, setting: OracleSetting, params: type[BaseModel] = NoParams
+) -> Callable[[F], F]:
+    """Decorator: register an oracle factory under ``name`` together with its setting and
+    its parameter model.
 
     Plugins may still use ``ORACLES.register(name)`` alone; they are then listed with
     :data:`UNDECLARED` and scored as adoption oracles over every operator.
     """
 
     def decorator(factory: F) -> F:
-        ORACLES.add(name, factory)
+        ORACLES.add(name, factory, params=params)
         SETTINGS.add(name, setting)
         return factory
 
@@ -140,7 +143,7 @@ def make_oracle(name: str, **params: Any) -> Oracle:
     """Instantiate a registered oracle (built-ins are registered on first use)."""
     import sscbench.oracles.builtin  # noqa: F401  (registers the built-in oracles)
 
-    return ORACLES.get(name)(**params)
+    return ORACLES.get(name)(**ORACLES.validate(name, params))
 
 
 def oracle_names() -> list[str]:

@@ -37,6 +37,7 @@ from sscbench.oracles.base import (
     register_oracle,
 )
 from sscbench.oracles.invariants import Mined, mine, record_kind, records
+from sscbench.registry import Params
 
 _ID_FIELDS = {"reservation": "reservation_id", "order": "order_id", "user": "user_id"}
 
@@ -153,6 +154,12 @@ class DbInvariantOracle:
         )
 
 
+class DbInvariantParams(Params):
+    """``replay=False`` checks delivered observations only."""
+
+    replay: bool = True
+
+
 @register_oracle(
     "db_invariants",
     OracleSetting(
@@ -161,6 +168,7 @@ class DbInvariantOracle:
         information="L-DB: invariants mined from the clean database, the agent's writes",
         positive="any invariant violation",
     ),
+    DbInvariantParams,
 )
 def db_invariants(replay: bool = True) -> DbInvariantOracle:
     """Factory; ``replay=False`` checks delivered observations only."""

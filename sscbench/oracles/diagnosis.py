@@ -29,6 +29,7 @@ from typing import Any
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.oracles.llm_call import (
     LLMOracle,
+    LLMOracleParams,
     agent_step,
     agent_steps,
     json_object,
@@ -153,6 +154,7 @@ class AllAtOnceAttribution(LLMOracle):
         scope=("item_option",),
         calls="llm",
     ),
+    LLMOracleParams,
 )
 def diagnosis_native(**params: Any) -> FailureDiagnosis:
     """Native diagnosis setting."""
@@ -168,6 +170,7 @@ def diagnosis_native(**params: Any) -> FailureDiagnosis:
         positive="failed by relying on the assertion (critical step = T_U)",
         calls="llm",
     ),
+    LLMOracleParams,
 )
 def diagnosis_saa(**params: Any) -> FailureDiagnosis:
     """Assertion-adapted diagnosis setting."""
@@ -184,6 +187,7 @@ def diagnosis_saa(**params: Any) -> FailureDiagnosis:
         output="step",
         calls="llm",
     ),
+    LLMOracleParams,
 )
 def attribution_all_at_once(**params: Any) -> AllAtOnceAttribution:
     """All-at-once attribution setting."""

@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sscbench.agents.providers.backends import make_backend
 from sscbench.agents.providers.client import ProviderClient
-from sscbench.agents.providers.config import parse_config
+from sscbench.agents.providers.config import ProviderConfig, parse_config
 from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.providers.transcript import Message
@@ -71,6 +71,14 @@ def agent_step(value: Any, steps: set[int]) -> int | None:
     return None
 
 
+class LLMOracleParams(ProviderConfig):
+    """An LLM oracle's parameters: the provider and its model settings (``--judge-param``).
+    ``model`` is optional here so that a missing one reads as "unavailable", not a crash."""
+
+    provider: Literal["openai", "anthropic", "openai-compatible"] = "openai"
+    model: str = ""
+
+
 class LLMOracle:
     """Base of the LLM oracles: holds the provider client and asks once per trajectory."""
 
@@ -85,7 +93,7 @@ class LLMOracle:
                 f"no API key in ${key_env} (and no cache_dir to replay from); "
                 "set it and pass --judge-param model=..."
             )
-        if "model" not in params:
+        if not params.get("model"):
             raise OracleUnavailable("no model: pass --judge-param model=...")
         self.provider_calls: list[ProviderCall] = []
         self._backend, config = make_backend(provider, parse_config(params), "judge provider")

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.oracles.llm_call import (
     LLMOracle,
+    LLMOracleParams,
     agent_step,
     agent_steps,
     json_object,
@@ -93,6 +94,7 @@ class LLMJudge(LLMOracle):
         positive="adopted = true",
         calls="llm",
     ),
+    LLMOracleParams,
 )
 def llm_judge_l0(**params: Any) -> LLMJudge:
     """L0: trajectory, tool schemas, policy."""
@@ -108,6 +110,7 @@ def llm_judge_l0(**params: Any) -> LLMJudge:
         positive="adopted = true",
         calls="llm",
     ),
+    LLMOracleParams,
 )
 def llm_judge_l1(**params: Any) -> LLMJudge:
     """L1: L0 plus the case's fault contract."""

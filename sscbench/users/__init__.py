@@ -6,18 +6,18 @@ from collections.abc import Callable
 from typing import Any
 
 from sscbench.agents.base import User
-from sscbench.registry import Registry
+from sscbench.registry import NoParams, Registry
 from sscbench.users.scripted import ScriptedUser
 from sscbench.users.simulator import UserSimulator, register_simulator_user
 
 USERS: Registry[Callable[..., User]] = Registry("user", group="sscbench.users")
-USERS.add("scripted", ScriptedUser)
+USERS.add("scripted", ScriptedUser, params=NoParams)
 register_simulator_user(USERS)
 
 
 def make_user(name: str, **params: Any) -> User:
     """Build a registered user by name (``simulator`` takes provider and model params)."""
-    return USERS.get(name)(**params)
+    return USERS.get(name)(**USERS.validate(name, params))
 
 
 __all__ = ["USERS", "ScriptedUser", "UserSimulator", "make_user"]

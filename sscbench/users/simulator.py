@@ -21,7 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from importlib.resources import files
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field
 
 from sscbench.agents.base import EpisodeContext, User
 from sscbench.agents.providers.anthropic_messages import (
@@ -135,6 +137,14 @@ def simulator_user(provider: str = "openai", **params: Any) -> UserSimulator:
     return UserSimulator(provider, parse_config(params, model=DEFAULT_MODEL))
 
 
+class SimulatorParams(ProviderConfig):
+    """The simulator's parameters: a provider, and its model settings (τ²'s default user,
+    OpenAI ``gpt-4.1``, when none are given)."""
+
+    provider: Literal["openai", "anthropic", "openai-compatible"] = "openai"
+    model: str = Field(default=DEFAULT_MODEL, min_length=1)
+
+
 def register_simulator_user(registry: Registry[Callable[..., User]]) -> None:
     """Add ``simulator`` to a user registry (a duplicate name raises)."""
-    registry.add("simulator", simulator_user)
+    registry.add("simulator", simulator_user, params=SimulatorParams)

@@ -64,4 +64,4 @@ FACTORIES: dict[str, Callable[..., Agent]] = {
 def register_provider_agents(registry: Registry[Callable[..., Agent]]) -> None:
     """Add the provider agents to ``registry`` (a duplicate name raises)."""
     for name, factory in FACTORIES.items():
-        registry.add(name, factory)
+        registry.add(name, factory, params=ProviderConfig)

@@ -9,11 +9,14 @@ files and ``--agent-param`` values are checked.
 
 from collections.abc import Callable
 
+from pydantic import Field, field_validator
+
 from sscbench.agents.registry import AGENTS
 from sscbench.agents.scripted.agent import HABITS, ScriptedAgent, mixed_habits
 from sscbench.agents.scripted.phrasing import DEFAULT_PHRASING, PHRASINGS
 from sscbench.agents.scripted.trust import EvidenceHabits
 from sscbench.errors import ConfigError
+from sscbench.registry import Params
 
 __all__ = ["HABITS", "PHRASINGS", "EvidenceHabits", "ScriptedAgent"]
 
@@ -37,14 +40,40 @@ def _probability(p: object) -> float:
     return float(p)
 
 
+class ScriptedParams(Params):
+    """Parameters of every scripted agent."""
+
+    phrasing: str = DEFAULT_PHRASING
+
+    @field_validator("phrasing")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in PHRASINGS:
+            raise ValueError(f"unknown phrasing {value!r}; choose from {', '.join(PHRASINGS)}")
+        return value
+
+
+class MixedParams(ScriptedParams):
+    """``scripted:mixed`` also takes ``p``, each careful habit's probability."""
+
+    p: float = Field(default=0.5, ge=0.0, le=1.0)
+
+    @field_validator("p", mode="before")
+    @classmethod
+    def _not_a_flag(cls, value: object) -> object:
+        if isinstance(value, bool):  # True would pass as 1.0: certainty by accident
+            raise ValueError("p must be a number from 0 to 1, not true/false")
+        return value
+
+
 def _register() -> None:
     for variant, habits in HABITS.items():
-        AGENTS.add(f"scripted:{variant}", _fixed(variant, habits))
+        AGENTS.add(f"scripted:{variant}", _fixed(variant, habits), params=ScriptedParams)
 
     def mixed(p: float = 0.5, phrasing: str = DEFAULT_PHRASING) -> ScriptedAgent:
         return ScriptedAgent("mixed", mixed_habits(_probability(p)), p=p, phrasing=phrasing)
 
-    AGENTS.add("scripted:mixed", mixed)
+    AGENTS.add("scripted:mixed", mixed, params=MixedParams)
 
 
 _register()

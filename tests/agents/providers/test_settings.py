@@ -41,7 +41,6 @@ def test_temperature_none_from_the_command_line_is_omitted(
     params = parse_params(
         [f"temperature={word}", f"base_url={fake.openai_url}", f"api_key_env={key}", "model=m"],
         "--agent-param",
-        numbers=True,
     )
     for make, reply in ((openai_agent, kit.openai_reply), (anthropic_agent, kit.anthropic_reply)):
         if make is anthropic_agent:
