@@ -87,3 +87,54 @@ def test_a_precondition_counts_only_as_the_sole_false_one() -> None:
         "pre.named",
     ]
     assert false_preconditions(c, _obs({"uid": "a", "name": ""}, "x", 0)) == ["pre.named"]
+
+
+def test_all_effects_absent_but_state_changed_is_not_phantom() -> None:
+    c = _contract()
+    obs = _obs({"uid": "a", "name": "y"}, "z", 0)
+    assert effect_class(c, c.effects[0], obs, effects_on(c, obs), set()) is None
+
+
+class _FakeAdapter:
+    """A four-operation adapter over a dict: the protocol a new domain would implement."""
+
+    domain = "toy"
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] = {}
+
+    def create(self) -> None:
+        self.state = {"u": {"a": {"name": "x", "n": 0}}}
+
+    def snapshot(self) -> dict[str, Any]:
+        import copy
+
+        return copy.deepcopy(self.state)
+
+    def call(self, tool: str, args: dict[str, Any]) -> Any:
+        from sscbench.tool_contracts.adapter import Outcome
+
+        user = self.state["u"].setdefault(args["uid"], {"name": "", "n": 0})
+        user["name"], user["n"] = args["name"], user["n"] + 1
+        return Outcome(text='"ok"', error=False)
+
+    def reset(self) -> None:
+        self.create()
+
+    def check_base(self) -> None:
+        return None
+
+
+def test_a_call_breaking_two_preconditions_tests_neither() -> None:
+    from sscbench.tool_contracts.checker import check_tool
+
+    text = CONTRACT.replace(
+        'probes: [{id: happy, kind: happy, args: "{}"}]',
+        "probes:\n  - {id: happy, kind: happy, args: \"{'uid': 'a', 'name': 'y'}\"}\n"
+        "  - {id: both, kind: violate, clause: pre.exists, args: \"{'uid': 'b', 'name': ''}\"}\n",
+    )
+    result = check_tool(_FakeAdapter(), parse_contract("toy.yaml", text))
+    verdicts = {c.clause: (c.verdict, c.reason) for c in result.clauses}
+    assert verdicts["pre.exists"] == ("UNTESTABLE", "no_violating_probe")
+    assert verdicts["pre.named"] == ("UNTESTABLE", "no_violating_probe")
+    assert verdicts["eff.name"] == ("CONFORMS", None)
