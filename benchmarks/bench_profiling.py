@@ -42,7 +42,7 @@ CUMULATIVE: dict[str, tuple[tuple[str, str], ...]] = {
         ("sscbench/envs/environment.py", "execute"),
         ("sscbench/envs/grading.py", "grade"),
         ("sscbench/envs/state.py", "state_hash"),
-        ("sscbench/runs/ledger.py", "append"),
+        ("sscbench/records/ledger.py", "append"),
         ("sscbench/runs/episode.py", "_write_sidecars"),
         ("sscbench/envs/tau2_runtime.py", "tau2_version"),
         ("sscbench/envs/environment.py", "open"),

@@ -18,7 +18,7 @@ _EXPORTS = {
     "Observation": "sscbench.envs",
     "Intervention": "sscbench.envs",
     "WriteDecision": "sscbench.envs",
-    "read_ledger": "sscbench.runs.ledger",
+    "read_ledger": "sscbench.records.ledger",
     "run_episode": "sscbench.runs.episode",
     "EpisodeSpec": "sscbench.runs.episode",
     "make_agent": "sscbench.agents",

@@ -44,10 +44,10 @@ from sscbench.operators.pay_source import FLIPS, semantics_quotes
 from sscbench.operators.return_date import SEMANTICS as RETURN_SEMANTICS
 from sscbench.operators.return_date import split_round_trip
 from sscbench.operators.write_effect import TARGET_TOOLS
+from sscbench.records.events import AgentToolCall, Header, UserMessage
+from sscbench.records.hidden import StateCheck
+from sscbench.records.ledger import JsonlWriter, Ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.events import AgentToolCall, Header, UserMessage
-from sscbench.runs.hidden import StateCheck
-from sscbench.runs.ledger import JsonlWriter, Ledger
 
 RETURN_SHIFT_DAYS = 3
 """The declared true return date lies this many days after the one the agent saw."""

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.runs.ledger import iter_jsonl
+from sscbench.records.ledger import iter_jsonl
 
 ITEMS_SCHEMA_VERSION = 1
 

@@ -11,8 +11,8 @@ import json
 from collections.abc import Sequence
 
 from sscbench.accuracy.counterfactual import Counterfactual
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
-from sscbench.runs.ledger import Ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.ledger import Ledger
 
 
 def render_events(ledger: Ledger) -> str:

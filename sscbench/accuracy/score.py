@@ -20,7 +20,7 @@ from sscbench.accuracy.counterfactual import Counterfactual, materialise
 from sscbench.accuracy.items import CorpusItem, Step
 from sscbench.reconstruct.label import arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.runs.ledger import iter_jsonl, read_ledger
+from sscbench.records.ledger import iter_jsonl, read_ledger
 
 
 @dataclass(frozen=True)

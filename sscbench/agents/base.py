@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from sscbench.envs.calls import ToolCall
-from sscbench.runs.events import ParticipantSpec, VisibleEvent
+from sscbench.records.events import ParticipantSpec, VisibleEvent
 
 GREETING = "Hi! How can I help you today?"
 """τ²'s fixed opening agent message, shared by every configuration."""

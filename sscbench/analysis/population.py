@@ -41,7 +41,7 @@ from sscbench.analysis.results import FunnelRow
 from sscbench.errors import ConfigError, LedgerError
 from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
-from sscbench.runs.ledger import iter_jsonl
+from sscbench.records.ledger import iter_jsonl
 from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 Sensitivity = Literal[

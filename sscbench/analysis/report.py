@@ -46,7 +46,7 @@ from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels
-from sscbench.runs.ledger import Ledger
+from sscbench.records.ledger import Ledger
 
 __all__ = [
     "REPORT_FILE",

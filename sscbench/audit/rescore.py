@@ -29,8 +29,8 @@ from sscbench.envs.grading import Grade, gold_hashes, grade
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.injection import ContractIntervention
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation
-from sscbench.runs.ledger import Ledger, read_ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation
+from sscbench.records.ledger import Ledger, read_ledger
 
 LEDGER = "ledger.jsonl"
 IMPORT = "import.json"

@@ -19,7 +19,7 @@ from sscbench.analysis.population import SENSITIVITIES, AnalysisWarning, Sensiti
 from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import RunLabels, read_labels
-from sscbench.runs.ledger import TruncatedLineWarning
+from sscbench.records.ledger import TruncatedLineWarning
 from sscbench.user_files import check_output_dir, validation_problem
 
 LABELS_FILE = "labels.jsonl"

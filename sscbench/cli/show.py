@@ -10,8 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.ledger import read_ledger
 
 
 def register(sub: Any) -> None:

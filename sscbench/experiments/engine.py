@@ -28,7 +28,7 @@ from sscbench.experiments.executors import Executor, LocalExecutor
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import RunKey, ScheduledRun
 from sscbench.experiments.status import Cause, RunRecord, StatusLog
-from sscbench.runs.events import FailureKind, RunEnd
+from sscbench.records.events import FailureKind, RunEnd
 
 DETAIL_LIMIT = 300
 CAUSES: dict[FailureKind, Cause] = {

@@ -26,8 +26,8 @@ from sscbench.envs.grading import gold_hashes
 from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
 from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.records.events import RECORD_ADAPTER, Header, RunEnd
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
-from sscbench.runs.events import RECORD_ADAPTER, Header, RunEnd
 from sscbench.runs.layout import set_aside
 from sscbench.users import UserSimulator, make_user
 

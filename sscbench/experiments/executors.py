@@ -32,7 +32,7 @@ from sscbench.experiments.budget import CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, execute_into, execute_run, ledger_digest
 from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
-from sscbench.runs.events import RunEnd
+from sscbench.records.events import RunEnd
 
 STAGING_DIR = ".staging"
 Outcome = tuple[RunEnd, CallCost, str | None]

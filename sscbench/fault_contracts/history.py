@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,7 @@ from sscbench.envs.domain import DOMAINS
 from sscbench.envs.grading import gold_hashes, grade
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ConfigError
-from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     Header,
@@ -45,9 +44,10 @@ from sscbench.runs.events import (
     UserMessage,
     VisibleEvent,
 )
-from sscbench.runs.hidden import StateCheck
+from sscbench.records.hidden import StateCheck
+from sscbench.records.ledger import JsonlWriter
+from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.runs.layout import check_writable, finished_end, set_aside
-from sscbench.runs.ledger import JsonlWriter
 
 IMPORT_FILE = "import.json"
 IMPORT_SCHEMA_VERSION = 1

@@ -23,9 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.records.events import AgentMessage, AgentToolCall, VisibleEvent
+from sscbench.records.ledger import Ledger
 from sscbench.registry import NoParams, Registry
-from sscbench.runs.events import AgentMessage, AgentToolCall, VisibleEvent
-from sscbench.runs.ledger import Ledger
 
 
 class OracleUnavailable(ConfigError):

@@ -32,8 +32,8 @@ from sscbench.oracles.base import Trajectory
 from sscbench.reconstruct.label import arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, ground_truth
+from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.ledger import Ledger, read_ledger
 
 ARRIVAL_STRATA = ("before", "after", "absent", "none", "undecidable", "clean")
 """Human (reference) arrival classes, plus ``clean`` for negative controls."""

@@ -27,8 +27,8 @@ from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.providers.transcript import Message
 from sscbench.envs.domain import load_domain
 from sscbench.oracles.base import OracleUnavailable, Trajectory
+from sscbench.records.events import AgentMessage, AgentToolCall
 from sscbench.review.packet import masked_contract, render_steps, visible_steps
-from sscbench.runs.events import AgentMessage, AgentToolCall
 
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from sscbench.fault_contracts.history import History
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.reconstruct.label import fault_step, label_run
+from sscbench.records.ledger import iter_jsonl
 from sscbench.runs.episode import HIDDEN_FILE
-from sscbench.runs.ledger import iter_jsonl
 
 
 def _confirmed_deliveries(trajectory: Trajectory) -> int:

@@ -22,9 +22,9 @@ from sscbench.json_paths import get_path
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
+from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.ledger import Ledger, iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.events import AgentMessage, AgentToolCall
-from sscbench.runs.ledger import Ledger, iter_jsonl, read_ledger
 from sscbench.user_files import validation_problem
 
 _MISSING = object()

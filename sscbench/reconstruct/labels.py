@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
-from sscbench.runs.events import Termination
+from sscbench.records.events import Termination
 from sscbench.user_files import validation_problem
 
 EventStatus = Literal["found", "never", "none", "undecidable"]

@@ -20,7 +20,7 @@ from sscbench.agents.providers.transcript import Message
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.rules.base import RunView
-from sscbench.runs.events import AgentMessage, AgentToolCall
+from sscbench.records.events import AgentMessage, AgentToolCall
 
 INSTRUCTIONS = """You label one event of a tool-using customer-service agent's run for a \
 fault-injection study. A tool observation delivered a FALSE value v' about an affected fact \

@@ -21,8 +21,8 @@ from sscbench.reconstruct.label import label_run
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.reconstruct.rules.base import RunView
 from sscbench.reconstruct.rules.write_effect import changed_leaves, scope_end
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 
 QUANTITIES = ("triggered", "t_f", "t_s", "t_u", "adopted", "y_end")
 

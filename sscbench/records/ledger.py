@@ -20,7 +20,7 @@ from typing import IO, Any
 from pydantic import BaseModel, ValidationError
 
 from sscbench.errors import LedgerError
-from sscbench.runs.events import (
+from sscbench.records.events import (
     RECORD_ADAPTER,
     SCHEMA_VERSION,
     Header,

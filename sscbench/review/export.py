@@ -28,13 +28,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.records.ledger import read_ledger
 from sscbench.review.access import DEFAULT_URL, URLS_FILE, check_names, issue_tokens
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
 from sscbench.review.packet import build_packet, packet_id
 from sscbench.review.parse import first_error
 from sscbench.review.sample import calibration_sample, eligible, stratified_sample, stratum_of
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.ledger import read_ledger
 
 PACKETS_DIR = "packets"
 KEY_FILE = "key.jsonl"

@@ -26,8 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import arrival_class
 from sscbench.reconstruct.labels import EventTime
+from sscbench.records.ledger import TruncatedLineWarning
 from sscbench.review.parse import InputError, first_error, loads
-from sscbench.runs.ledger import TruncatedLineWarning
 
 LABELS_DIR = "labels"
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")

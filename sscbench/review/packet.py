@@ -22,8 +22,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
-from sscbench.runs.ledger import Ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.ledger import Ledger
 
 CONTRACT_FIELDS = (
     "operator",

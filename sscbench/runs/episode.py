@@ -23,7 +23,7 @@ from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ConfigError, ServiceError
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     Failure,
@@ -34,8 +34,8 @@ from sscbench.runs.events import (
     UserMessage,
     VisibleEvent,
 )
-from sscbench.runs.hidden import StateCheck
-from sscbench.runs.ledger import JsonlWriter, redact_secrets
+from sscbench.records.hidden import StateCheck
+from sscbench.records.ledger import JsonlWriter, redact_secrets
 
 LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"

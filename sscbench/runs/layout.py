@@ -13,9 +13,9 @@ import re
 from pathlib import Path
 
 from sscbench.errors import ConfigError, LedgerError
+from sscbench.records.events import RunEnd
+from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.events import RunEnd
-from sscbench.runs.ledger import read_ledger
 
 
 def _safe(text: str) -> str:

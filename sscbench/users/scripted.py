@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sscbench.agents.base import EpisodeContext
-from sscbench.runs.events import AgentMessage, ParticipantSpec, UserMessage, VisibleEvent
+from sscbench.records.events import AgentMessage, ParticipantSpec, UserMessage, VisibleEvent
 
 STOP = "###STOP###"
 MAX_UNANSWERED = 3

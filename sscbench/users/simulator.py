@@ -37,8 +37,8 @@ from sscbench.agents.providers.openai_chat import OpenAIChatBackend
 from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.transcript import user_transcript
 from sscbench.errors import ConfigError, HarnessError
+from sscbench.records.events import ParticipantSpec, VisibleEvent
 from sscbench.registry import Registry
-from sscbench.runs.events import ParticipantSpec, VisibleEvent
 
 SYSTEM_PROMPT = """
 {global_user_sim_guidelines}

@@ -22,7 +22,7 @@ from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.json_paths import flatten
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     ToolObservation,

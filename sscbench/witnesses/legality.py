@@ -18,7 +18,7 @@ from typing import Any
 from sscbench.envs import load_domain, tool_kinds
 from sscbench.fault_contracts.history import History
 from sscbench.json_paths import flatten
-from sscbench.runs.events import UserMessage, VisibleEvent
+from sscbench.records.events import UserMessage, VisibleEvent
 
 _TOKEN = re.compile(r"#?[A-Za-z0-9_]*\d[A-Za-z0-9_]*")
 

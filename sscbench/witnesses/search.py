@@ -17,7 +17,7 @@ from sscbench.envs import ToolCall
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.fault_contracts.refutation import refutation_arrival
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, VisibleEvent
 from sscbench.witnesses.context import InjectionContext, NoContext, build_context
 from sscbench.witnesses.legality import legal_calls
 from sscbench.witnesses.record import (

@@ -10,8 +10,8 @@ import pytest
 
 from sscbench.agents import make_agent
 from sscbench.envs import CallContext, Observation, ToolCall, WriteDecision
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 
 

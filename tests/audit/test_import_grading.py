@@ -8,8 +8,8 @@ from typing import Any
 
 from sscbench.envs import load_domain
 from sscbench.imports import import_tau2_results
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.ledger import read_ledger
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "reconstruction_corpus" / "runs"
 

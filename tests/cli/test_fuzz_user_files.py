@@ -25,7 +25,7 @@ from sscbench.errors import ConfigError, LedgerError
 from sscbench.experiments.load import load_experiment
 from sscbench.fault_contracts.io import parse_contract
 from sscbench.reconstruct.labels import read_labels
-from sscbench.runs.ledger import TruncatedLineWarning, read_ledger
+from sscbench.records.ledger import TruncatedLineWarning, read_ledger
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "fixtures" / "analysis"

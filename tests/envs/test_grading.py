@@ -10,9 +10,9 @@ import pytest
 from sscbench.agents import AgentTurn, EpisodeContext, make_agent
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.envs.grading import communicated, compute_gold_hashes, gold_hashes, grade
+from sscbench.records.events import AgentMessage, ParticipantSpec, VisibleEvent
+from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.events import AgentMessage, ParticipantSpec, VisibleEvent
-from sscbench.runs.ledger import read_ledger
 from sscbench.users import make_user
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from sscbench.cli.main import main
 from sscbench.experiments import load_experiment, read_status, run_experiment
 from sscbench.experiments.status import STATUS_FILE
-from sscbench.runs.ledger import iter_jsonl, read_ledger
+from sscbench.records.ledger import iter_jsonl, read_ledger
 
 Write = Callable[..., Path]
 

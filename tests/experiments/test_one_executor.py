@@ -12,7 +12,7 @@ import pytest
 from sscbench.cli.main import main
 from sscbench.experiments import load_experiment, read_status, run_experiment
 from sscbench.experiments.status import STATUS_FILE
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.ledger import read_ledger
 
 Write = Callable[..., Path]
 EASY = "item_option/retail/0/#W2378156/2"

@@ -17,7 +17,7 @@ from sscbench.experiments import load_experiment, read_status, run_experiment
 from sscbench.experiments.executors import STAGING_DIR, with_executor
 from sscbench.experiments.status import STATUS_FILE
 from sscbench.reconstruct.label import label_dir
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.ledger import read_ledger
 
 ray = pytest.importorskip("ray")
 

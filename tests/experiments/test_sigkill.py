@@ -18,7 +18,7 @@ from typing import Any
 from sscbench.cli.main import main
 from sscbench.experiments import read_status
 from sscbench.experiments.status import STATUS_FILE
-from sscbench.runs.ledger import iter_jsonl
+from sscbench.records.ledger import iter_jsonl
 
 Write = Callable[..., Path]
 CONCURRENCY = 2

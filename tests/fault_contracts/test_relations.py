@@ -22,7 +22,7 @@ from sscbench.fault_contracts import (
 from sscbench.json_paths import set_path
 from sscbench.operators import ProposalContext, Rejection, get_operator
 from sscbench.operators.variants import vary
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
 
 
 def _contract(operator: str, contract_id: str, **params: Any) -> FaultContract:

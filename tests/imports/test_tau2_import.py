@@ -16,8 +16,8 @@ import pytest
 from sscbench.cli.main import main
 from sscbench.imports import import_tau2_results
 from sscbench.imports.tau2_results import IMPORT_FILE, ImportRecord
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.ledger import read_ledger
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "reconstruction_corpus" / "runs"
 RUN = "tau2.airline.19.trial0"

@@ -19,8 +19,8 @@ from sscbench.agents.providers.local_server import ManagedServer, ServerSpec
 from sscbench.cli.main import main
 from sscbench.errors import ConfigError, ServiceError
 from sscbench.experiments.load import load_experiment
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 
 

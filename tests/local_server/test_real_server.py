@@ -23,8 +23,8 @@ import pytest
 from sscbench.agents.providers import local_server, openai_compatible_agent
 from sscbench.agents.providers.arguments import RAW_ARGUMENTS
 from sscbench.errors import ConfigError
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 
 

@@ -41,9 +41,9 @@ from sscbench.operators import (
 from sscbench.operators.screen import screen
 from sscbench.reconstruct import label_run
 from sscbench.reconstruct.validate import ground_truth
+from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.records.ledger import read_ledger
 from sscbench.registry import DuplicateNameError
-from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
-from sscbench.runs.ledger import read_ledger
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "third_party_operator"
 EXAMPLE = FIXTURES / "sscbench_example_operator"

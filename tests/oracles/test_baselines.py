@@ -14,7 +14,7 @@ from sscbench.oracles.base import make_oracle, oracle_setting
 from sscbench.oracles.dataset import build_items
 from sscbench.oracles.diagnosis import parse_attribution, parse_diagnosis
 from sscbench.oracles.evaluate import run_oracle
-from sscbench.runs.events import AgentToolCall, ToolObservation
+from sscbench.records.events import AgentToolCall, ToolObservation
 
 PROVIDERS = Path(__file__).parents[1] / "agents" / "providers" / "conftest.py"
 _spec = importlib.util.spec_from_file_location("baseline_provider_fakes", PROVIDERS)

@@ -8,9 +8,9 @@ from sscbench.fault_contracts.contract import FaultContract
 from sscbench.oracles.base import Trajectory, make_oracle
 from sscbench.oracles.invariants import mine, records
 from sscbench.reconstruct.label import label_run
+from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.events import AgentMessage, AgentToolCall
-from sscbench.runs.ledger import read_ledger
 
 EXPECTED_RULE = {
     "return_date": "round_trip_dates_ordered",

@@ -13,9 +13,9 @@ import pytest
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.oracles.base import OracleUnavailable, Trajectory, make_oracle
 from sscbench.oracles.llm_judge import LLMJudge, parse_verdict
+from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.events import AgentMessage, AgentToolCall
-from sscbench.runs.ledger import read_ledger
 
 PROVIDERS = Path(__file__).parents[1] / "agents" / "providers" / "conftest.py"
 _spec = importlib.util.spec_from_file_location("oracle_provider_fakes", PROVIDERS)

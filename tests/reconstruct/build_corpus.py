@@ -32,8 +32,8 @@ from sscbench.accuracy.items import CorpusItem
 from sscbench.accuracy.packet import render_packet
 from sscbench.imports import import_tau2_results
 from sscbench.imports.tau2_results import IMPORT_FILE
+from sscbench.records.ledger import dump_line, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.ledger import dump_line, read_ledger
 
 DEFAULT_OUT = Path(__file__).resolve().parents[1] / "fixtures" / "reconstruction_corpus"
 

@@ -44,8 +44,7 @@ from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.json_paths import get_path, set_path
 from sscbench.operators.base import ProposalContext
 from sscbench.operators.registry import get_operator
-from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     Header,
@@ -55,8 +54,9 @@ from sscbench.runs.events import (
     UserMessage,
     VisibleEvent,
 )
-from sscbench.runs.hidden import StateCheck
-from sscbench.runs.ledger import dump_line
+from sscbench.records.hidden import StateCheck
+from sscbench.records.ledger import dump_line
+from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.witnesses.caseset import load_case_set
 
 FIXTURE_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "reconstruct"

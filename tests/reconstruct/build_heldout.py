@@ -57,7 +57,7 @@ from heldout_common import (  # noqa: E402
 
 from sscbench.fault_contracts.contract import ObservationRewrite  # noqa: E402
 from sscbench.fault_contracts.history import arguments_match  # noqa: E402
-from sscbench.runs.events import AgentMessage, AgentToolCall, ToolObservation  # noqa: E402
+from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation  # noqa: E402
 
 MARKER = ".built_by_build_heldout"
 LABELS_FILE = "labels.jsonl"

@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.accuracy.items import HandLabel
+from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.events import AgentMessage, AgentToolCall
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 
 HERE = Path(__file__).resolve().parent
 NATURAL_ROOT = HERE.parent / "fixtures" / "reconstruction_natural"

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from sscbench.accuracy.items import CorpusItem, HandLabel, read_items
-from sscbench.runs.ledger import dump_line
+from sscbench.records.ledger import dump_line
 
 DEFAULT_ITEMS = (
     Path(__file__).resolve().parents[1] / "fixtures" / "reconstruction_corpus" / ("items.jsonl")

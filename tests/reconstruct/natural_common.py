@@ -17,7 +17,7 @@ from build_fixtures import RunBuilder, contract_of
 
 from sscbench.fault_contracts.contract import ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import arguments_match
-from sscbench.runs.events import ToolObservation
+from sscbench.records.events import ToolObservation
 
 Step = int | Literal["none", "undecidable"]
 Adopted = bool | Literal["undecidable"]

@@ -14,8 +14,8 @@ import pytest
 from sscbench.accuracy.counterfactual import propose
 from sscbench.accuracy.items import CorpusItem, read_items
 from sscbench.accuracy.score import Scores, score_items
-from sscbench.runs.events import AgentMessage, AgentToolCall
-from sscbench.runs.ledger import read_ledger
+from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.ledger import read_ledger
 
 ROOT = Path(__file__).parents[1] / "fixtures" / "reconstruction_corpus"
 

@@ -33,7 +33,7 @@ import pytest
 
 from sscbench.reconstruct import label_dir, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.runs.ledger import iter_jsonl, read_ledger
+from sscbench.records.ledger import iter_jsonl, read_ledger
 
 BUILDER = Path(__file__).with_name("build_fixtures.py")
 

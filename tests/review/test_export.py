@@ -12,10 +12,10 @@ import pytest
 
 from sscbench.cli import review as review_cmd
 from sscbench.errors import ConfigError
+from sscbench.records.events import AgentToolCall, ToolObservation
+from sscbench.records.ledger import read_ledger
 from sscbench.review.export import export_review, read_key, read_run_labels
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.events import AgentToolCall, ToolObservation
-from sscbench.runs.ledger import read_ledger
 
 FORBIDDEN_KEYS = {
     # run and configuration identity

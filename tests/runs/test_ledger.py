@@ -24,8 +24,7 @@ import pytest
 
 from sscbench.agents import make_agent
 from sscbench.errors import LedgerError
-from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE, EpisodeSpec, run_episode
-from sscbench.runs.events import (
+from sscbench.records.events import (
     SCHEMA_VERSION,
     AgentMessage,
     AgentToolCall,
@@ -34,7 +33,8 @@ from sscbench.runs.events import (
     ToolObservation,
     UserMessage,
 )
-from sscbench.runs.ledger import JsonlWriter, TruncatedLineWarning, dump_line, read_ledger
+from sscbench.records.ledger import JsonlWriter, TruncatedLineWarning, dump_line, read_ledger
+from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE, EpisodeSpec, run_episode
 from sscbench.users import make_user
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ledgers"

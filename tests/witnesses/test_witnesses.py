@@ -14,7 +14,7 @@ from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRe
 from sscbench.operators import get_operator
 from sscbench.operators.base import ProposalContext
 from sscbench.operators.screen import screen
-from sscbench.runs.events import AgentMessage, UserMessage
+from sscbench.records.events import AgentMessage, UserMessage
 from sscbench.witnesses.build import build_case_set, natural_key, round_robin
 from sscbench.witnesses.caseset import default_case_set_path, load_case_set
 from sscbench.witnesses.context import build_context

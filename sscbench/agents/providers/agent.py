@@ -33,7 +33,7 @@ from sscbench.agents.providers.scaffold import Scaffold, agent_scaffold
 from sscbench.agents.providers.transcript import Message, agent_transcript
 from sscbench.envs.calls import ToolCall
 from sscbench.errors import ConfigError, HarnessError
-from sscbench.runs.events import AgentToolCall, ParticipantSpec, VisibleEvent
+from sscbench.records.events import AgentToolCall, ParticipantSpec, VisibleEvent
 
 
 def unique_call_ids(ids: Sequence[str], taken: set[str]) -> list[str]:

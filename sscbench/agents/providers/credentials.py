@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from sscbench.errors import ConfigError
-from sscbench.runs.ledger import REDACTED, redact_secrets, register_secret
+from sscbench.records.ledger import REDACTED, redact_secrets, register_secret
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """What an environment variable name looks like; a pasted key (``sk-…``) does not match."""

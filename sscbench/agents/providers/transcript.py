@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     ToolObservation,

@@ -54,7 +54,7 @@ from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
 from sscbench.json_paths import flatten, get_path, set_path
-from sscbench.runs.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
+from sscbench.records.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
 
 __all__ = ["HABITS", "IDENTITY_QUESTION", "ScriptedAgent", "mixed_habits"]
 

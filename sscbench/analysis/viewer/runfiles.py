@@ -23,9 +23,9 @@ from typing import Any
 from sscbench.analysis.viewer.marks import fault_rows, label_rows, step_marks, yes_no
 from sscbench.errors import LedgerError
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.runs.events import AgentToolCall, ToolObservation, VisibleEvent
-from sscbench.runs.ledger import Ledger, read_ledger
 
 RUNS_DIR = "runs"
 PER_DIRECTORY = 1000

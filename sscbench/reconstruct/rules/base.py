@@ -43,14 +43,14 @@ from sscbench.reconstruct.values import (
     tokens,
     value_tokens,
 )
-from sscbench.registry import Registry
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     ToolObservation,
     UserMessage,
     VisibleEvent,
 )
+from sscbench.registry import Registry
 
 HANDOFF_TOOLS = ("transfer_to_human_agents",)
 RECORD_PHRASE = re.compile(

@@ -32,7 +32,7 @@ from sscbench.reconstruct.rules.base import (
 )
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, fold, stem, value_tokens
-from sscbench.runs.events import AgentMessage, AgentToolCall, UserMessage
+from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
 
 ITEM_TOOLS = ("exchange_delivered_order_items", "modify_pending_order_items")
 OFFER = re.compile(

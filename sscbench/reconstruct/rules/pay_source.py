@@ -23,7 +23,7 @@ from sscbench.reconstruct.rules.base import value_pairs as _pairs
 from sscbench.reconstruct.rules.pay_aggregates import Readings
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_category, fold
-from sscbench.runs.events import AgentToolCall
+from sscbench.records.events import AgentToolCall
 
 UPDATE_TOOLS = ("update_reservation_flights", "update_reservation_baggages")
 PAYMENT_ID = re.compile(

@@ -23,7 +23,7 @@ from sscbench.reconstruct.rules.airline_policy import policy_now
 from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
-from sscbench.runs.events import AgentMessage, AgentToolCall, UserMessage
+from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
 
 SEARCH_TOOLS = ("search_direct_flight", "search_onestop_flight")
 RETURN_CUE = re.compile(

@@ -47,7 +47,7 @@ from sscbench.reconstruct.rules.return_date import (
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.stance import DOUBT, INCONSISTENT, PLAN
 from sscbench.reconstruct.values import Mention, find_dates, find_money, fold, money_key
-from sscbench.runs.events import AgentMessage, AgentToolCall, UserMessage
+from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
 
 # What a request's completion claim speaks of.
 SUBJECTS = {

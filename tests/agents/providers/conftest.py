@@ -22,7 +22,7 @@ import pytest
 
 from sscbench.agents.base import GREETING, EpisodeContext
 from sscbench.envs import load_domain
-from sscbench.runs.events import AgentMessage, UserMessage, VisibleEvent
+from sscbench.records.events import AgentMessage, UserMessage, VisibleEvent
 
 SECRET = "sk-test-SECRET123"
 KEY_ENV = "SSCBENCH_TEST_PROVIDER_KEY"

@@ -251,7 +251,7 @@ def test_anthropic_thinking_blocks_go_back_with_their_tool_use(
     )
     agent = _agent("anthropic", fake, key, thinking_budget=1024, temperature=None)
     turn = _first_turn(agent, kit)
-    from sscbench.runs.events import AgentToolCall, ToolObservation
+    from sscbench.records.events import AgentToolCall, ToolObservation
 
     history = [
         *kit.opening(),

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.agents.providers import openai_compatible_agent
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 
 

@@ -19,8 +19,8 @@ from sscbench.agents.providers import (
 from sscbench.agents.providers.arguments import RAW_ARGUMENTS
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.envs import calls as calls_module
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 from sscbench.users.simulator import simulator_user
 

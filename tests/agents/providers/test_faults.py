@@ -23,8 +23,8 @@ from sscbench.experiments.engine import ended
 from sscbench.experiments.execute import finished_run
 from sscbench.experiments.load import Configuration
 from sscbench.experiments.plan import RunKey, ScheduledRun
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.ledger import iter_jsonl, read_ledger
 from sscbench.users import make_user
 
 FAST = {"retry_initial_wait": 0.01, "retry_max_wait": 0.05}

@@ -20,7 +20,7 @@ from sscbench.agents.providers.arguments import (
 from sscbench.agents.providers.openai_chat import to_openai_messages
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.providers.transcript import agent_transcript, user_transcript
-from sscbench.runs.events import (
+from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
     ToolObservation,

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from sscbench.agents.providers import ProviderAgent, anthropic_agent, openai_agent
+from sscbench.records.events import RunEnd
+from sscbench.records.ledger import JsonlWriter, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
-from sscbench.runs.events import RunEnd
-from sscbench.runs.ledger import JsonlWriter, read_ledger
 from sscbench.users.simulator import simulator_user
 
 USER_ID = "daiki_muller_1116"
@@ -126,7 +126,7 @@ class _LeakyAgent:
     """An agent whose failure message carries the key (as an SDK error might)."""
 
     def __init__(self, secret: str) -> None:
-        from sscbench.runs.events import ParticipantSpec
+        from sscbench.records.events import ParticipantSpec
 
         self.spec = ParticipantSpec(name="leaky")
         self._secret = secret
