@@ -67,5 +67,21 @@ class User(Protocol):
         ...
 
 
+@runtime_checkable
+class RecordsTruth(Protocol):
+    """Optional capability of a participant that knows what it really did (the scripted
+    reference agents): the episode writes ``truth`` to ``truth.jsonl``."""
+
+    truth: list[Any]
+
+
+@runtime_checkable
+class RecordsProviderCalls(Protocol):
+    """Optional capability of a provider-backed participant: the episode writes its
+    ``provider_calls`` (one record per attempt) to ``provider_calls.jsonl``."""
+
+    provider_calls: list[Any]
+
+
 STOP_TOKENS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
 """τ²'s user-simulator stop tokens."""

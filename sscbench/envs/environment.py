@@ -20,6 +20,7 @@ from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_
 from sscbench.envs.domain import Domain, load_domain
 from sscbench.envs.footprint import write_footprint
 from sscbench.envs.intervention import (
+    Annotates,
     CallContext,
     Intervention,
     InterventionRecord,
@@ -200,8 +201,9 @@ class EpisodeEnvironment:
         return observation
 
     def _annotate(self, call: ToolCall) -> dict[str, Any]:
-        annotate = getattr(self.intervention, "annotate", None)
-        detail: dict[str, Any] = annotate(call) if callable(annotate) else {}
+        detail: dict[str, Any] = (
+            self.intervention.annotate(call) if isinstance(self.intervention, Annotates) else {}
+        )
         return detail
 
     def _all_keys(self) -> list[tuple[str, str]]:

@@ -58,8 +58,24 @@ class Intervention(Protocol):
         ...
 
 
-# An intervention may also define ``annotate(call) -> dict`` to add detail (its contract
-# id, which rewrite applied) to the hidden log entry the choke point writes for ``call``.
+@runtime_checkable
+class Annotates(Protocol):
+    """Optional capability: add detail (its contract id, which rewrite applied) to the
+    hidden log entry the choke point writes for a call."""
+
+    def annotate(self, call: ToolCall) -> dict[str, Any]:
+        """Detail for ``call``'s log entry."""
+        ...
+
+
+@runtime_checkable
+class HasHiddenRecords(Protocol):
+    """Optional capability of an intervention that keeps records of its own for the hidden
+    log (e.g. the fault deliveries that confirm a run was triggered)."""
+
+    def hidden_records(self) -> list[BaseModel]:
+        """Records to append to ``hidden.jsonl`` after the episode."""
+        ...
 
 
 class InterventionRecord(BaseModel):

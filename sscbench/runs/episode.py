@@ -17,10 +17,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sscbench.agents.base import GREETING, STOP_TOKENS, Agent, EpisodeContext, User
+from sscbench.agents.base import (
+    GREETING,
+    STOP_TOKENS,
+    Agent,
+    EpisodeContext,
+    RecordsProviderCalls,
+    RecordsTruth,
+    User,
+)
 from sscbench.agents.providers.errors import EmptyReply
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
+from sscbench.envs.intervention import HasHiddenRecords
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ConfigError, ServiceError
 from sscbench.records.events import (
@@ -244,9 +253,9 @@ def _write_sidecars(
     with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
         for record in env.intervention_log:
             hidden.append(record)
-        extra = getattr(env.intervention, "hidden_records", None)
-        for item in extra() if callable(extra) else []:
-            hidden.append(item)
+        if isinstance(env.intervention, HasHiddenRecords):
+            for item in env.intervention.hidden_records():
+                hidden.append(item)
         hidden.append(
             StateCheck(
                 final_state_hash=end.final_state_hash,
@@ -254,15 +263,16 @@ def _write_sidecars(
                 owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
             )
         )
-    truth: list[BaseModel] | None = getattr(agent, "truth", None)
-    if truth is not None:  # written even when empty: "used nothing" is ground truth too
+    if isinstance(agent, RecordsTruth):  # written even when empty: "used nothing" is truth
         with JsonlWriter(run_dir / TRUTH_FILE) as out:
-            for item in truth:
+            for item in agent.truth:
                 out.append(item)
 
     calls: list[BaseModel] = [
-        *getattr(agent, "provider_calls", []),
-        *getattr(user, "provider_calls", []),
+        call
+        for participant in (agent, user)
+        if isinstance(participant, RecordsProviderCalls)
+        for call in participant.provider_calls
     ]
     if calls:
         with JsonlWriter(run_dir / PROVIDER_CALLS_FILE) as out:
