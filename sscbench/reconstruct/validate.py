@@ -12,8 +12,12 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, TypeAdapter, ValidationError
+
+from sscbench.agents.scripted.truth import FactConflict, FactUse
+from sscbench.errors import LedgerError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.json_paths import flatten
@@ -23,8 +27,33 @@ from sscbench.reconstruct.rules.base import RunView
 from sscbench.reconstruct.rules.write_effect import changed_leaves, scope_end
 from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE
+from sscbench.user_files import validation_problem
 
 QUANTITIES = ("triggered", "t_f", "t_s", "t_u", "adopted", "y_end")
+
+TRUTH_RECORD: TypeAdapter[FactUse | FactConflict] = TypeAdapter(
+    Annotated[FactUse | FactConflict, Field(discriminator="kind")]
+)
+
+
+def read_truth(path: Path) -> list[dict[str, Any]]:
+    """The records of a scripted run's ``truth.jsonl``, each checked against its model.
+
+    The file is written whole at the end of a run, so any damage — a cut last line
+    included — is a :class:`LedgerError` naming the file and line: ground truth with a
+    hole in it would make the validation silently wrong."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        raise LedgerError(path, data.count(b"\n") + 1, "cut off (no newline at the end)")
+    records = []
+    for number, rec in iter_jsonl(path):
+        try:
+            TRUTH_RECORD.validate_python(rec)
+        except ValidationError as exc:
+            problem = f"not a truth record ({validation_problem(exc)})"
+            raise LedgerError(path, number, problem) from None
+        records.append(rec)
+    return records
 
 
 def affected(contract: FaultContract) -> dict[tuple[str, str, str], tuple[Any, Any]]:
@@ -80,7 +109,7 @@ def ground_truth(run_dir: Path) -> GroundTruth | None:
     if contract.operator == "write_effect":
         end = scope_end(RunView(history=History(ledger.events), t_f=t_f, contract=contract))
     uses: list[tuple[int, bool, str | None]] = []  # (step, erroneous, stance)
-    for _, rec in iter_jsonl(run_dir / TRUTH_FILE):
+    for rec in read_truth(run_dir / TRUTH_FILE):
         if rec["step"] <= t_f or (end is not None and rec["step"] > end):
             continue
         key = (rec["entity_type"], rec["entity_id"], rec["path"])
