@@ -122,9 +122,19 @@ def command_line_experiment(
 def fault_runs(
     experiment: Experiment, contracts: Iterable[FaultContract], max_steps: int = DEFAULT_MAX_STEPS
 ) -> list[ScheduledRun]:
-    """Every contract × configuration × seed under fault, ungated."""
+    """Every contract × configuration × seed under fault, ungated. A contract of an
+    operator no installed package registers is refused: nothing could label its runs with
+    that operator's rules or give them its step limit."""
+    from sscbench.operators.registry import operator_names
+
+    known = operator_names()
     runs = []
     for contract in contracts:
+        if contract.operator not in known:
+            raise ConfigError(
+                f"contract {contract.contract_id}: operator {contract.operator!r} is not "
+                f"registered (known: {', '.join(known)}); install the package that provides it"
+            )
         for config in experiment.configurations:
             for rep, seed in enumerate(experiment.seeds):
                 key = RunKey(contract.contract_id, max_steps, config.hash, rep, seed)
