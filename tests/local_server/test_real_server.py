@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +47,8 @@ pytestmark = [
 
 SMOL: dict[str, Any] = {"model": "smollm2", "server": "llama.cpp", "max_tokens": 48}
 """The default chat template; replies capped so an episode takes seconds."""
-CALLING: dict[str, Any] = {**SMOL, "server_chat_format": "chatml-function-calling"}
+CALLING: dict[str, Any] = {**SMOL, "server_chat_format": "chatml-function-calling", "timeout": 600}
+"""With τ²'s tool schemas in the prompt (~5,400 tokens), whose first reading is slow."""
 EOS_BIAS = {"logit_bias": {"2": 100}}
 """Token 2 is SmolLM2's ``<|im_end|>``: the model then ends every reply at once (empty)."""
 
@@ -104,7 +104,7 @@ def test_wire_format_usage_latency_and_a_cache_replay(tmp_path: Path, server_log
 
 
 def test_an_attempt_that_outlasts_its_timeout_is_recorded_and_retried(tmp_path: Path) -> None:
-    params = {**SMOL, "max_tokens": 400, "timeout": 0.3, "max_retries": 1}
+    params = {**SMOL, "max_tokens": 100, "timeout": 0.3, "max_retries": 1}
     params["extra_body"] = {"logit_bias": {"2": -100}}  # never ends early: a long reply
     params["retry_initial_wait"] = 0
     end = _episode(params, tmp_path / "run", task="3")
@@ -126,19 +126,26 @@ def test_a_real_empty_reply_ends_the_run_as_empty_reply(tmp_path: Path) -> None:
 
 
 def test_whatever_tool_calls_a_small_model_makes_are_recorded_as_made(tmp_path: Path) -> None:
-    end = _episode(CALLING, tmp_path / "run", steps=14)
-    assert end.termination != "harness_error", end.error
+    forced = {"tool_choice": {"type": "function", "function": {"name": "get_reservation_details"}}}
+    params = {**CALLING, "extra_body": forced, "max_retries": 0}
+    end = _episode(params, tmp_path / "run", steps=8)
     events = read_ledger(tmp_path / "run" / "ledger.jsonl").events
     calls = [e for e in events if e.kind == "tool_call"]
     observed = {e.call_id: e for e in events if e.kind == "tool_observation"}
-    for call in calls:
-        if end.termination == "max_steps" and call.call_id not in observed:
-            continue  # the step limit fell between a call and its observation
+    assert calls and all(c.call_id in observed for c in calls)
+    for call in calls:  # SmolLM2 invents ids ("./FlightInfo.json"): answered as τ² would
         observation = observed[call.call_id]
-        if RAW_ARGUMENTS in call.arguments:  # unparseable JSON, kept verbatim
-            assert observation.error and observation.content.startswith("Error: ")
-    assert len(set(observed)) == len(observed)  # ids unique within the run
-    print(json.dumps([[c.name, c.arguments] for c in calls])[:2000])
+        if RAW_ARGUMENTS in call.arguments or observation.error:
+            assert observation.error and observation.content.startswith("Error")
+    # A real quirk: llama-cpp-python's server refuses the next request with HTTP 500,
+    # because its schema wants a string where OpenAI's allows the null content of an
+    # assistant tool-call message. Recorded as a provider failure, never as a result.
+    records = _calls(tmp_path / "run")
+    if end.termination == "harness_error":
+        assert end.failure is not None and end.failure.kind == "provider"
+        assert records[-1]["http_status"] == 500
+    else:
+        assert {r["status"] for r in records} <= {"ok", "empty"}
 
 
 def test_concurrent_episodes_queue_at_the_server(tmp_path: Path) -> None:
