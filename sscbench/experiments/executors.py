@@ -22,11 +22,13 @@ import dataclasses
 import logging
 import os
 import shutil
+import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from sscbench.agents.providers.rate_limit import Limiter, LimiterFactory, RateLimiter, use_limiters
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, execute_into, execute_run, ledger_digest
@@ -103,9 +105,61 @@ def commit(staged: Path, run_dir: Path) -> None:
     staged.rename(run_dir)
 
 
+LIMITER_PREFIX = "sscbench-rate-limit"
+
+
+class ClusterRateLimit:
+    """A Ray actor holding one provider endpoint's request schedule for the whole cluster:
+    every worker reserves its slot here, so the rate is the account's, not each process's."""
+
+    def __init__(self, per_minute: float) -> None:
+        self._limiter = RateLimiter(per_minute)
+
+    def reserve(self, per_minute: float) -> float:
+        """Claim the next slot (at the strictest rate asked); seconds to wait for it."""
+        self._limiter.tighten(per_minute)
+        return self._limiter.reserve()
+
+
+@dataclass
+class _RemoteLimiter:
+    """A worker's handle on a :class:`ClusterRateLimit` actor."""
+
+    actor: Any
+    per_minute: float
+    ray: Any
+
+    def acquire(self) -> None:
+        """Wait for this request's slot in the cluster-wide schedule."""
+        delay = float(self.ray.get(self.actor.reserve.remote(self.per_minute)))
+        if delay > 0:
+            time.sleep(delay)
+
+
+def cluster_limiters(ray: Any) -> LimiterFactory:
+    """Limiters backed by one named actor per provider endpoint (created on first use)."""
+
+    def factory(provider: str, endpoint: str, per_minute: float) -> Limiter:
+        name = f"{LIMITER_PREFIX}:{provider}:{endpoint}"
+        actor = (
+            ray.remote(ClusterRateLimit)
+            .options(name=name, get_if_exists=True, lifetime="detached", num_cpus=0)
+            .remote(per_minute)
+        )
+        return _RemoteLimiter(actor, per_minute, ray)
+
+    return factory
+
+
 class EpisodeWorker:
     """A Ray actor: one process with its own τ² caches and participant pool, running
-    several episodes at once in threads (provider-bound episodes mostly wait)."""
+    several episodes at once in threads (provider-bound episodes mostly wait). Its provider
+    clients take their rate limits from the cluster-wide limiters."""
+
+    def __init__(self) -> None:
+        import ray
+
+        use_limiters(cluster_limiters(ray))
 
     def run(self, job: EpisodeJob) -> tuple[str, str]:
         """One episode (see :func:`run_job`)."""
@@ -156,11 +210,23 @@ class RayExecutor:
         return end, run_cost(run_dir), ledger_digest(run_dir)
 
     def close(self) -> None:
-        """Stop the actors, and the local cluster if this executor started it."""
+        """Stop the actors and the rate limiters, and the local cluster if this executor
+        started it."""
         for actor in self._actors:
             self._ray.kill(actor)
+        for name in _limiter_names(self._ray):
+            self._ray.kill(self._ray.get_actor(name))
         if self._owns:
             self._ray.shutdown()
+
+
+def _limiter_names(ray: Any) -> list[str]:
+    """The cluster-wide rate limiters this session's workers created (named actors)."""
+    return [
+        name
+        for name in ray.util.list_named_actors()
+        if isinstance(name, str) and name.startswith(LIMITER_PREFIX)
+    ]
 
 
 def make_executor(experiment: Experiment) -> Executor:

@@ -3,6 +3,8 @@ mid-episode loses and duplicates nothing. Skipped when Ray is not installed."""
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import signal
 import threading
@@ -103,3 +105,37 @@ params = {{ model = "fake-model", base_url = "{server.openai_url}", api_key_env 
     assert len(runs) == 2, "one run directory per key, no duplicate"
     assert all(read_ledger(r).finished for r in runs)
     assert not (out / STAGING_DIR).exists()
+
+
+def test_a_rate_limit_holds_across_worker_processes(
+    write: Write, tmp_path: Path, server: Any, key: str, lb: Any
+) -> None:
+    server.responder = lb.GoldResponder()
+    per_minute = 600.0  # one request every 0.1 s, for the whole cluster
+    path = write(
+        f"""
+executor = "ray"
+concurrency = 4
+repetitions = 2
+gate = "per_repetition"
+[cases]
+ids = ["{EASY}", "write_effect/airline/12/4"]
+[[configurations]]
+id = "oa"
+agent = "openai"
+params = {{ model = "fake-model", base_url = "{server.openai_url}", api_key_env = "{key}", \
+requests_per_minute = {per_minute} }}
+"""
+    )
+    out = tmp_path / "out"
+    result = run_experiment(load_experiment(path), out)
+    assert not result.failed
+    starts = sorted(
+        float(rec["ts"]) - float(rec["latency_s"])
+        for calls in out.rglob("provider_calls.jsonl")
+        for rec in (json.loads(line) for line in calls.read_text().splitlines())
+    )
+    assert len(starts) > 10
+    gaps = [b - a for a, b in itertools.pairwise(starts)]
+    # Two worker processes with their own limiters would start requests in pairs.
+    assert min(gaps) > 0.6 * 60 / per_minute, f"requests {min(gaps):.3f} s apart"

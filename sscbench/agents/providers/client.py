@@ -21,7 +21,7 @@ from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import redact, redact_json
 from sscbench.agents.providers.deadline import attempt_deadline
 from sscbench.agents.providers.errors import ProviderError
-from sscbench.agents.providers.rate_limit import RateLimiter, shared_limiter
+from sscbench.agents.providers.rate_limit import Limiter, shared_limiter
 from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
 from sscbench.agents.providers.retry import Backoff, Failure
 from sscbench.agents.providers.transcript import Message
@@ -88,7 +88,7 @@ class ProviderClient:
         self._run_deadline: float | None = None
         if config.run_time_limit is not None:
             self._run_deadline = time.monotonic() + config.run_time_limit
-        self._limiter: RateLimiter | None = None
+        self._limiter: Limiter | None = None
         if config.requests_per_minute is not None:
             self._limiter = shared_limiter(
                 backend.provider, backend.endpoint, config.requests_per_minute

@@ -12,6 +12,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
 
 class RateLimiter:
@@ -51,12 +52,34 @@ class RateLimiter:
             await asyncio.sleep(delay)
 
 
+class Limiter(Protocol):
+    """What a provider client needs of a limiter (a local one, or a cluster-wide proxy)."""
+
+    def acquire(self) -> None:
+        """Block the calling thread until its slot."""
+        ...
+
+
+LimiterFactory = Callable[[str, str, float], Limiter]
+"""(provider, endpoint, per_minute) → the limiter shared by everything using that endpoint."""
+
 _SHARED: dict[tuple[str, str], RateLimiter] = {}
 _SHARED_LOCK = threading.Lock()
+_FACTORY: LimiterFactory | None = None
 
 
-def shared_limiter(provider: str, endpoint: str, per_minute: float) -> RateLimiter:
-    """The process-wide limiter of one provider endpoint; the strictest rate asked wins."""
+def use_limiters(factory: LimiterFactory | None) -> None:
+    """Make :func:`shared_limiter` hand out ``factory``'s limiters (None: this process's
+    own). An executor that runs episodes in several processes installs a factory whose
+    limiters are shared across all of them, because providers limit the account."""
+    global _FACTORY
+    _FACTORY = factory
+
+
+def shared_limiter(provider: str, endpoint: str, per_minute: float) -> Limiter:
+    """The limiter of one provider endpoint; the strictest rate asked wins."""
+    if _FACTORY is not None:
+        return _FACTORY(provider, endpoint, per_minute)
     key = (provider, endpoint)
     with _SHARED_LOCK:
         limiter = _SHARED.get(key)
