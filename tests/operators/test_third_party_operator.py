@@ -319,3 +319,41 @@ def test_a_failed_plugin_load_is_not_forgotten(site: Path) -> None:
     for _ in range(2):
         with pytest.raises(ConfigError):
             operator_names()
+
+
+def test_plugin_goes_through_build_run_reconstruct_and_report(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The guide's operator as a user would take it all the way: a case set of its own,
+    an experiment over it (no core table names it: its step limit is its own), labels,
+    and a report with its rows."""
+    install(EXAMPLE, site)
+    cases = tmp_path / "cases"
+    args = ["build", "--out", str(cases), "--operators", "cabin_class"]
+    assert main([*args, "--per-operator", "2", "--controls", "0"]) == 0
+    exp = tmp_path / "exp.toml"
+    exp.write_text(
+        f"""
+[cases]
+path = "{cases}"
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+[[configurations]]
+id = "careful"
+agent = "scripted:careful"
+""",
+        encoding="utf-8",
+    )
+    runs = tmp_path / "runs"
+    assert main(["run", "--config", str(exp), "--out", str(runs)]) == 0
+    assert main(["reconstruct", str(runs), "--validate"]) == 0
+    labels = [json.loads(line) for line in (runs / "labels.jsonl").read_text().splitlines()]
+    faulted = [x for x in labels if x["case_id"]]
+    assert {x["operator"] for x in faulted} == {"cabin_class"} and len(faulted) >= 2
+    assert all(x["triggered"] is not None for x in faulted)
+    assert main(["report", str(runs), "--cases", str(cases)]) == 0
+    analysis = json.loads((runs / "report" / "analysis.json").read_text())
+    rows = {(r["operator"], r["configuration"]) for r in analysis["funnel"]}
+    assert ("cabin_class", "hasty") in rows and ("cabin_class", "careful") in rows
+    capsys.readouterr()
