@@ -28,7 +28,7 @@ from sscbench.analysis.population import SENSITIVITIES
 from sscbench.analysis.quantities import analyze, analyze_all
 from sscbench.analysis.results import AnalysisResult
 from sscbench.analysis.synthetic import PAPER_RUNS, synthetic_labels
-from sscbench.witnesses.caseset import load_case_set
+from sscbench.cases.caseset import load_case_set
 
 OUT = Path(__file__).with_name("analysis-results.json")
 TARGET_S = 5.0

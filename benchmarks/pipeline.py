@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.agents import make_agent
+from sscbench.cases.build import build_case_set
+from sscbench.cases.caseset import load_case_set
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.operators import get_operator, operator_names
@@ -30,8 +32,6 @@ from sscbench.operators.screen import screen
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.runs.layout import run_id_for
 from sscbench.users import make_user
-from sscbench.witnesses.build import build_case_set
-from sscbench.witnesses.caseset import load_case_set
 from sscbench.witnesses.record import Witness
 from sscbench.witnesses.search import search_witness
 

@@ -38,10 +38,10 @@ from typing import Any
 
 from sscbench.accuracy.items import read_items
 from sscbench.accuracy.score import Reference, Scores, Tally, score_items, score_runs
+from sscbench.cases.caseset import load_case_set
 from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.validate import ground_truth
-from sscbench.witnesses.caseset import load_case_set
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.analysis.synthetic import synthetic_labels, write_run_set
-from sscbench.witnesses.caseset import load_case_set
+from sscbench.cases.caseset import load_case_set
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "report-scale-results.json"

@@ -38,11 +38,11 @@ from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
 from sscbench.analysis.results import FunnelRow
+from sscbench.cases.caseset import CaseEntry, CaseSet
 from sscbench.errors import ConfigError, LedgerError
 from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.records.ledger import iter_jsonl
-from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 Sensitivity = Literal[
     "primary", "common_seeds", "all_repetitions", "strict_item_option", "controls_included"

@@ -52,8 +52,8 @@ from sscbench.analysis.results import (
     StanceRow,
     StanceStratumRow,
 )
+from sscbench.cases.caseset import CaseSet
 from sscbench.reconstruct.labels import RunLabels
-from sscbench.witnesses.caseset import CaseSet
 
 POOLED = "all"
 """Configuration name of the per-operator pooled rows (reformulation and timing)."""

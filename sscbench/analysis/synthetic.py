@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sscbench import __version__
+from sscbench.cases.caseset import CaseEntry, CaseSet
 from sscbench.reconstruct.label import arrival_class
 from sscbench.reconstruct.labels import EventStatus, EventTime, RunLabels
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.witnesses.caseset import CaseEntry, CaseSet
 
 PAPER_RUNS = 1191
 PAPER_CONFIGURATIONS: tuple[tuple[str, int], ...] = (

@@ -71,7 +71,7 @@ def _reference(domain: str, task_id: str) -> Signature:
 
 @cache
 def _case_contracts(domain: str) -> dict[str, list[FaultContract]]:
-    from sscbench.witnesses.caseset import load_case_set
+    from sscbench.cases.caseset import load_case_set
 
     by_task: dict[str, list[FaultContract]] = {}
     for case in load_case_set(None).cases:

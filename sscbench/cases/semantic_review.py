@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from sscbench.cases.build import ReviewOutcome
+from sscbench.cases.caseset import Case, CaseSet, sha256_bytes
 from sscbench.errors import ConfigError
-from sscbench.witnesses.build import ReviewOutcome
-from sscbench.witnesses.caseset import Case, CaseSet, sha256_bytes
 
 Criterion = Literal["task_relevance", "evidence_authority", "visible_sufficiency", "scope"]
 CRITERIA: tuple[Criterion, ...] = (

@@ -44,8 +44,8 @@ def register(sub: Any) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     """Build and print per-operator screening counts and times."""
+    from sscbench.cases.build import build_case_set  # heavy: operators and τ²
     from sscbench.cases.semantic_review import review_outcome
-    from sscbench.witnesses.build import build_case_set  # heavy: operators and τ²
 
     check_output_dir(args.out, "--out")
     console = Console(stderr=True, soft_wrap=True, width=120)

@@ -37,8 +37,8 @@ def register(sub: Any) -> None:
 
 def handle_sheet(args: argparse.Namespace) -> int:
     """Write ``sheet.jsonl`` and an empty ``verdicts.jsonl``."""
+    from sscbench.cases.caseset import load_case_set
     from sscbench.cases.semantic_review import write_sheet
-    from sscbench.witnesses.caseset import load_case_set
 
     check_output_dir(args.out, "--out")
     case_set = load_case_set(args.cases)

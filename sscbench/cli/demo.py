@@ -30,11 +30,11 @@ from sscbench.errors import ConfigError
 EVAL_DIR = "oracle_eval"
 
 if TYPE_CHECKING:
+    from sscbench.cases.caseset import CaseSet
     from sscbench.experiments.load import Experiment
     from sscbench.experiments.plan import ScheduledRun
     from sscbench.experiments.status import RunRecord
     from sscbench.oracles.validation import TruthValidation
-    from sscbench.witnesses.caseset import CaseSet
 
 DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
 CONTROLS_PER_OPERATOR = 10
@@ -65,12 +65,12 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
+    from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
-    from sscbench.witnesses.caseset import load_case_set
 
     console = Console(stderr=True, soft_wrap=True, width=140)
     case_set = load_case_set(args.cases)

@@ -75,7 +75,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 "the analysis.json a previous `sscbench report` wrote"
             ) from None
     from sscbench.analysis.quantities import analyze
-    from sscbench.witnesses.caseset import load_case_set
+    from sscbench.cases.caseset import load_case_set
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", TruncatedLineWarning)

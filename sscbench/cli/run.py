@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from sscbench.cases.caseset import load_case_set
 from sscbench.cli.params import parse_params
 from sscbench.envs import load_domain
 from sscbench.envs.task_spec import parse_task_spec
@@ -20,7 +21,6 @@ from sscbench.fault_contracts.io import load_contract
 from sscbench.fault_contracts.variants import VARIANTS
 from sscbench.operators.variants import vary
 from sscbench.runs.layout import check_writable
-from sscbench.witnesses.caseset import load_case_set
 
 if TYPE_CHECKING:
     from sscbench.experiments.load import Experiment

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
-from sscbench.witnesses.caseset import load_case_set
+from sscbench.cases.caseset import load_case_set
 from sscbench.witnesses.verify import verify_witness
 
 

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sscbench.cases.caseset import CaseSet, load_case_set
 from sscbench.errors import ConfigError
 from sscbench.experiments.load import (
     Configuration,
@@ -34,7 +35,6 @@ from sscbench.experiments.source import Problems
 from sscbench.experiments.spec import BudgetEntry
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.runs.layout import run_id_for
-from sscbench.witnesses.caseset import CaseSet, load_case_set
 
 if TYPE_CHECKING:
     from sscbench.experiments.engine import OnRecord

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.registry import AGENTS, make_agent, register_builtin_agents
+from sscbench.cases.caseset import Case, CaseSet, load_case_set
 from sscbench.errors import ConfigError
 from sscbench.experiments.identity import (
     PROVIDER_AGENTS,
@@ -40,7 +41,6 @@ from sscbench.experiments.spec import (
 from sscbench.operators.registry import get_operator, operator_names
 from sscbench.operators.variants import takes_variant, vary
 from sscbench.users import USERS, make_user
-from sscbench.witnesses.caseset import Case, CaseSet, load_case_set
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sscbench.cases.caseset import slug
 from sscbench.experiments.load import Configuration, Experiment
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.witnesses.caseset import slug
 
 Condition = Literal["clean", "fault"]
 

@@ -31,11 +31,11 @@ from sscbench.agents.scripted.phrasing import (
     cue,
 )
 from sscbench.agents.scripted.phrasing import values as v
+from sscbench.cases.caseset import Case, load_case_set
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user
-from sscbench.witnesses.caseset import Case, load_case_set
 
 OPERATORS = ("return_date", "pay_source", "item_option", "write_effect")
 MONTHS = [date(2024, m, 1).strftime("%B").lower() for m in range(1, 13)]

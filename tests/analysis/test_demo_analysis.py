@@ -10,11 +10,11 @@ import pytest
 from sscbench.analysis.population import SENSITIVITIES
 from sscbench.analysis.quantities import POOLED, analyze, analyze_all
 from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.cases.caseset import load_case_set
 from sscbench.cli.main import main
 from sscbench.experiments.inline import control_tasks
 from sscbench.reconstruct.labels import RunLabels, read_labels
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.witnesses.caseset import load_case_set
 
 
 @pytest.fixture(scope="module")

@@ -36,10 +36,10 @@ from sscbench.analysis.population import (
 )
 from sscbench.analysis.quantities import POOLED, analyze, analyze_all
 from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.cases.caseset import Case, CaseEntry, CaseSet, Manifest
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.label import arrival_class
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.witnesses.caseset import Case, CaseEntry, CaseSet, Manifest
 
 Step = int | str | None
 

@@ -26,8 +26,8 @@ from sscbench.analysis.report import REPORT_FILE, TRAJECTORIES_FILE, write_repor
 from sscbench.analysis.results import AnalysisResult
 from sscbench.analysis.synthetic import synthetic_labels, write_run_set
 from sscbench.analysis.viewer import slug
+from sscbench.cases.caseset import load_case_set
 from sscbench.reconstruct.labels import read_labels
-from sscbench.witnesses.caseset import load_case_set
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

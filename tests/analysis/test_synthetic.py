@@ -8,7 +8,7 @@ import pytest
 
 from sscbench.analysis.quantities import analyze_all
 from sscbench.analysis.synthetic import PAPER_RUNS, synthetic_labels
-from sscbench.witnesses.caseset import load_case_set
+from sscbench.cases.caseset import load_case_set
 
 
 def test_synthetic_labels_are_seeded_and_well_formed() -> None:

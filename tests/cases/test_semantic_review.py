@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from sscbench.cases.build import build_case_set
+from sscbench.cases.caseset import load_case_set
 from sscbench.cases.semantic_review import CRITERIA, decide, read_verdicts, review_outcome
 from sscbench.cli.main import main
 from sscbench.errors import ConfigError
-from sscbench.witnesses.build import build_case_set
-from sscbench.witnesses.caseset import load_case_set
 
 ALL_PASS = dict.fromkeys(CRITERIA, "pass")
 

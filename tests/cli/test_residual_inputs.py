@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from sscbench.cases.caseset import load_case_set
 from sscbench.cli.main import main
 from sscbench.fault_contracts.io import dump_contract
-from sscbench.witnesses.caseset import load_case_set
 
 
 def test_a_contract_of_an_unregistered_operator_is_refused(

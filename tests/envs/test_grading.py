@@ -156,7 +156,7 @@ def _gold_turn(domain: str, task_id: str) -> AgentTurn:
 
 
 def _case(case_id: str):  # type: ignore[no-untyped-def]
-    from sscbench.witnesses.caseset import load_case_set
+    from sscbench.cases.caseset import load_case_set
 
     return next(c.contract for c in load_case_set(None).cases if c.entry.case_id == case_id)
 

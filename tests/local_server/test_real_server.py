@@ -149,9 +149,9 @@ def test_whatever_tool_calls_a_small_model_makes_are_recorded_as_made(tmp_path: 
 
 
 def test_concurrent_episodes_queue_at_the_server(tmp_path: Path) -> None:
+    from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import command_line_experiment, fault_runs
     from sscbench.experiments.session import run_experiment
-    from sscbench.witnesses.caseset import load_case_set
 
     case_set = load_case_set(None)
     contracts = [c.contract for c in case_set.cases if c.contract.domain == "airline"][:3]
@@ -173,11 +173,11 @@ def test_concurrent_episodes_queue_at_the_server(tmp_path: Path) -> None:
 def test_a_model_that_cannot_solve_the_clean_task_is_gated(tmp_path: Path) -> None:
     from sscbench.analysis.population import read_schedule
     from sscbench.analysis.quantities import analyze
+    from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.load import load_experiment
     from sscbench.experiments.session import run_experiment
     from sscbench.experiments.status import STATUS_FILE
     from sscbench.reconstruct.label import label_dir
-    from sscbench.witnesses.caseset import load_case_set
 
     case_set = load_case_set(None)
     case = next(c.entry.case_id for c in case_set.cases if c.contract.operator == "write_effect")

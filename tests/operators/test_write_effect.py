@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from sscbench.cases.build import natural_key
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts import ContractIntervention, FaultContract, WriteSuppression
 from sscbench.operators import ProposalContext, Rejection, get_operator
 from sscbench.operators.screen import screen
-from sscbench.witnesses.build import natural_key
 
 NAME = "write_effect"
 BAGS = "write_effect/airline/12/4"  # update_reservation_baggages YAX4DR: 0/0 -> 2/0

@@ -34,6 +34,7 @@ from pydantic import BaseModel
 
 from sscbench import __version__
 from sscbench.agents.base import GREETING
+from sscbench.cases.caseset import load_case_set
 from sscbench.envs import EpisodeEnvironment, InterventionRecord, ToolCall, load_domain
 from sscbench.envs.environment import tool_kinds
 from sscbench.envs.grading import grade
@@ -57,7 +58,6 @@ from sscbench.records.events import (
 from sscbench.records.hidden import StateCheck
 from sscbench.records.ledger import dump_line
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.witnesses.caseset import load_case_set
 
 FIXTURE_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "reconstruct"
 

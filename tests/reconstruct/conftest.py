@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from sscbench.agents.registry import make_agent
+from sscbench.cases.caseset import load_case_set
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.runs.layout import run_id_for
 from sscbench.users import make_user
-from sscbench.witnesses.caseset import load_case_set
 
 FIXTURE_ROOT = Path(__file__).resolve().parents[1] / "fixtures" / "reconstruct"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from sscbench.cases.caseset import load_case_set
 from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.validate import validate_dir
-from sscbench.witnesses.caseset import load_case_set
 
 AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
 

@@ -171,9 +171,9 @@ def test_cli_export(review_runs: Path, tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_an_aligned_variant_packet_does_not_reveal_the_condition() -> None:
+    from sscbench.cases.caseset import load_case_set
     from sscbench.operators.variants import vary
     from sscbench.review.packet import masked_contract
-    from sscbench.witnesses.caseset import load_case_set
 
     case = next(c for c in load_case_set().cases if c.entry.operator == "item_option")
     main = case.contract.model_dump(mode="json")

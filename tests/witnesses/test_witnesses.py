@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from sscbench.cases.build import build_case_set, natural_key, round_robin
+from sscbench.cases.caseset import default_case_set_path, load_case_set
 from sscbench.envs import load_domain
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import Edit, FaultContract, ObservationRewrite
@@ -15,8 +17,6 @@ from sscbench.operators import get_operator
 from sscbench.operators.base import ProposalContext
 from sscbench.operators.screen import screen
 from sscbench.records.events import AgentMessage, UserMessage
-from sscbench.witnesses.build import build_case_set, natural_key, round_robin
-from sscbench.witnesses.caseset import default_case_set_path, load_case_set
 from sscbench.witnesses.context import build_context
 from sscbench.witnesses.legality import is_legal
 from sscbench.witnesses.record import SearchLimits, SearchStats, Witness

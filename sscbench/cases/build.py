@@ -29,14 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from sscbench.envs.tau2_runtime import tau2_version
-from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import FaultContract
-from sscbench.fault_contracts.io import dump_contract
-from sscbench.operators.base import ProposalContext, Rejection
-from sscbench.operators.registry import get_operator, operator_names
-from sscbench.operators.validity import check_validity
-from sscbench.witnesses.caseset import (
+from sscbench.cases.caseset import (
     MANIFEST,
     CaseEntry,
     Manifest,
@@ -44,6 +37,13 @@ from sscbench.witnesses.caseset import (
     sha256_bytes,
     slug,
 )
+from sscbench.envs.tau2_runtime import tau2_version
+from sscbench.errors import ConfigError
+from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.io import dump_contract
+from sscbench.operators.base import ProposalContext, Rejection
+from sscbench.operators.registry import get_operator, operator_names
+from sscbench.operators.validity import check_validity
 from sscbench.witnesses.record import DEFAULT_LIMITS, SearchLimits, SearchStats, Witness
 from sscbench.witnesses.search import search_witness
 
