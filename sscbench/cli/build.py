@@ -10,8 +10,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.user_files import check_output_dir
-from sscbench.witnesses.record import SearchLimits
+MAX_DEPTH = 2
+MAX_BRANCHING = 60
+"""``SearchLimits``' defaults, written out so that ``--help`` imports no search code (a test
+keeps them equal)."""
 
 
 def register(sub: Any) -> None:
@@ -29,9 +31,18 @@ def register(sub: Any) -> None:
     p.add_argument("--operators", help="comma-separated operator names (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed for operators' choices")
     p.add_argument(
-        "--max-depth", type=int, default=SearchLimits.max_depth, help="witness search depth"
+        "--max-depth",
+        type=int,
+        default=MAX_DEPTH,
+        help=f"witness search depth (default {MAX_DEPTH})",
     )
-    p.add_argument("--max-branching", type=int, default=SearchLimits.max_branching)
+    p.add_argument(
+        "--max-branching",
+        type=int,
+        default=MAX_BRANCHING,
+        help="legal continuations the witness search tries from each state before it gives up "
+        f"on a case (default {MAX_BRANCHING}); raise it when cases fail for want of a witness",
+    )
     p.add_argument(
         "--semantic-review",
         type=Path,
@@ -46,6 +57,8 @@ def handle(args: argparse.Namespace) -> int:
     """Build and print per-operator screening counts and times."""
     from sscbench.cases.build import build_case_set  # heavy: operators and τ²
     from sscbench.cases.semantic_review import review_outcome
+    from sscbench.user_files import check_output_dir
+    from sscbench.witnesses.record import SearchLimits
 
     check_output_dir(args.out, "--out")
     console = Console(stderr=True, soft_wrap=True, width=120)

@@ -14,8 +14,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.user_files import check_output_dir
-
 
 def register(sub: Any) -> None:
     """Add ``cases sheet`` and ``cases decide``."""
@@ -39,6 +37,7 @@ def handle_sheet(args: argparse.Namespace) -> int:
     """Write ``sheet.jsonl`` and an empty ``verdicts.jsonl``."""
     from sscbench.cases.caseset import load_case_set
     from sscbench.cases.semantic_review import write_sheet
+    from sscbench.user_files import check_output_dir
 
     check_output_dir(args.out, "--out")
     case_set = load_case_set(args.cases)

@@ -3,62 +3,75 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
 from collections.abc import Sequence
 
 from sscbench import __version__
-from sscbench.cli import audit as audit_cmd
-from sscbench.cli import build as build_cmd
-from sscbench.cli import cases as cases_cmd
-from sscbench.cli import contracts as contracts_cmd
-from sscbench.cli import demo as demo_cmd
-from sscbench.cli import importer as import_cmd
-from sscbench.cli import operators as operators_cmd
-from sscbench.cli import oracles as oracles_cmd
-from sscbench.cli import reconstruct as reconstruct_cmd
-from sscbench.cli import report as report_cmd
-from sscbench.cli import rescore as rescore_cmd
-from sscbench.cli import review as review_cmd
-from sscbench.cli import run as run_cmd
-from sscbench.cli import show as show_cmd
-from sscbench.cli import witness as witness_cmd
 from sscbench.errors import ConfigError, LedgerError
 
 EXIT_USAGE = 2
+ALL = "*"
+WIDE = 160
+"""Columns rich lays tables out in when output is not a terminal (it would assume 80)."""
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "run the scripted agents on the shipped case set, offline"),
+    "run": ("run", "run tasks (clean, or a fault case) and write one ledger per run"),
+    "show": ("show", "pretty-print a ledger"),
+    "operators": ("operators", "fault operators: list them, write candidate contracts"),
+    "build": ("build", "build a frozen, versioned case set (contracts + witnesses)"),
+    "cases": ("cases", "final semantic review of a case set (sheet, decisions)"),
+    "witness": ("witness", "witness tools"),
+    "import": ("importer", "turn runs recorded elsewhere into SSCBench ledgers"),
+    "reconstruct": ("reconstruct", "label arrival, first use, reliance and adoption per run"),
+    "report": ("report", "write the HTML report, tables and figures of a run set"),
+    "review": ("review", "human review: masked packets, annotation page, agreement"),
+    "oracles": ("oracles", "automatic oracles: list them, score them (docs/measurement.md §7)"),
+    "audit": ("audit", "audit a grader: integrity checks and injected defects"),
+    "rescore": (
+        "rescore",
+        "replay recorded runs on a clean database and compare with their archived labels",
+    ),
+    "contracts": ("contracts", "audit τ²'s write tools against executable contracts"),
+}
+"""Each subcommand's module in ``sscbench.cli`` and its one-line help (a test keeps the
+help equal to what the module registers). Only the module of the command being run is
+imported, so ``sscbench --help`` and ``sscbench CMD --help`` stay fast."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The argument parser. ``command`` names the one subcommand whose module is imported
+    and registered in full; the others get only their one-line help (enough for
+    ``sscbench --help``). ``None`` imports none; the default imports every module."""
     parser = argparse.ArgumentParser(
         prog="sscbench",
         description="Fault-injection measurement for tool-using LLM agents on τ² tasks.",
     )
     parser.add_argument("--version", action="version", version=f"sscbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (
-        demo_cmd,
-        run_cmd,
-        show_cmd,
-        operators_cmd,
-        build_cmd,
-        cases_cmd,
-        witness_cmd,
-        import_cmd,
-        reconstruct_cmd,
-        report_cmd,
-        review_cmd,
-        oracles_cmd,
-        audit_cmd, rescore_cmd,
-        contracts_cmd,
-    ):
-        module.register(sub)
+    for name, (module, help_text) in COMMANDS.items():
+        if command in (ALL, name):
+            importlib.import_module(f"sscbench.cli.{module}").register(sub)
+        else:
+            sub.add_parser(name, help=help_text)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` asks for (its first word that is not an option)."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return word if word in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse arguments and dispatch; bad input prints one line and exits with 2."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    if not sys.stdout.isatty() and "COLUMNS" not in os.environ:
+        os.environ["COLUMNS"] = str(WIDE)  # piped or captured: rich tables, not 80 columns
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command(words))
+    args = parser.parse_args(words)
     try:
         code: int = args.handler(args)
     except (ConfigError, LedgerError) as exc:

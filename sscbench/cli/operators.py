@@ -10,11 +10,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.fault_contracts.contract import FaultContract
-from sscbench.fault_contracts.io import write_contract
-from sscbench.operators.registry import get_operator, operator_names
-from sscbench.operators.screen import screen
-
 
 def register(sub: Any) -> None:
     """Add ``operators list`` and ``operators candidates``."""
@@ -33,6 +28,10 @@ def register(sub: Any) -> None:
 
 def handle_list(args: argparse.Namespace) -> int:
     """Print the operator table with candidate counts (frames and valid contracts)."""
+    from sscbench.fault_contracts.contract import FaultContract
+    from sscbench.operators.registry import get_operator, operator_names
+    from sscbench.operators.screen import screen
+
     table = Table(title="fault operators")
     for column in (
         "name",
@@ -65,6 +64,11 @@ def handle_list(args: argparse.Namespace) -> int:
 
 def handle_candidates(args: argparse.Namespace) -> int:
     """Write ``<out>/<contract id>.yaml`` per valid candidate and ``rejections.jsonl``."""
+    from sscbench.fault_contracts.contract import FaultContract
+    from sscbench.fault_contracts.io import write_contract
+    from sscbench.operators.registry import get_operator
+    from sscbench.operators.screen import screen
+
     op = get_operator(args.name)
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)

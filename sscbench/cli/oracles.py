@@ -11,7 +11,6 @@ from rich.console import Console
 
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
-from sscbench.user_files import check_output_dir
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -109,6 +108,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         truth_references,
     )
     from sscbench.review.compare import compare_with_reference
+    from sscbench.user_files import check_output_dir
 
     out: Path = args.out or args.rundir / "oracle_eval"
     # Everything a user typed is checked before the first output line or file.

@@ -7,25 +7,26 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
-from sscbench.reconstruct.label import label_dir_or_skip
-from sscbench.reconstruct.labels import RunLabels
-from sscbench.reconstruct.llm_classifier import LLMClassifier
-from sscbench.reconstruct.summary import summary_table
-from sscbench.reconstruct.validate import QUANTITIES, validate_dir
-from sscbench.user_files import check_output_file
+
+if TYPE_CHECKING:
+    from sscbench.reconstruct.labels import RunLabels
+    from sscbench.reconstruct.llm_classifier import LLMClassifier
+    from sscbench.reconstruct.validate import Agreement
 
 LABELS_FILE = "labels.jsonl"
 CLASSIFIER_CALLS_FILE = "classifier_calls.jsonl"
 
 
 def _classifier(args: argparse.Namespace) -> LLMClassifier:
+    from sscbench.reconstruct.llm_classifier import LLMClassifier
+
     params = parse_params(args.classifier_param, "--classifier-param")
     provider = params.pop("provider", None)
     if provider is None:
@@ -60,8 +61,21 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
+def validate_dir(root: Path, labels: list[RunLabels]) -> tuple[Agreement, int]:
+    """:func:`sscbench.reconstruct.validate.validate_dir`, imported only when a run set is
+    validated (``--help`` stays light)."""
+    from sscbench.reconstruct.validate import validate_dir as validate
+
+    return validate(root, labels)
+
+
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
+    from sscbench.reconstruct.label import label_dir_or_skip
+    from sscbench.reconstruct.summary import summary_table
+    from sscbench.reconstruct.validate import QUANTITIES
+    from sscbench.user_files import check_output_file
+
     root: Path = args.rundir
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")
@@ -78,7 +92,7 @@ def handle(args: argparse.Namespace) -> int:
                 fh.write(call.model_dump_json() + "\n")
     _write_labels(out, labels)  # only once everything is computed
     console = Console(soft_wrap=True, width=140)
-    table = summary_table(labels, f"{len(labels)} runs → {out}")
+    table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
     console.print(table)
     for problem in problems:
         print(f"warning: not labelled: {problem}", file=sys.stderr)

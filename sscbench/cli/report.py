@@ -11,20 +11,28 @@ import argparse
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 
-from sscbench.analysis.population import SENSITIVITIES, AnalysisWarning, Sensitivity, read_schedule
-from sscbench.analysis.results import AnalysisResult
 from sscbench.errors import ConfigError
-from sscbench.reconstruct.labels import RunLabels, read_labels
-from sscbench.records.ledger import TruncatedLineWarning
-from sscbench.user_files import check_output_dir, validation_problem
+
+if TYPE_CHECKING:
+    from sscbench.analysis.results import AnalysisResult
+    from sscbench.reconstruct.labels import RunLabels
 
 LABELS_FILE = "labels.jsonl"
 SCHEDULE_FILE = "schedule.jsonl"
 REPORT_DIR = "report"
+SENSITIVITY_CHOICES = (
+    "primary",
+    "common_seeds",
+    "all_repetitions",
+    "strict_item_option",
+    "controls_included",
+)
+"""``analysis.population.SENSITIVITIES``, written out so that ``--help`` imports no numpy (a
+test keeps them equal)."""
 
 
 def register(sub: Any) -> None:
@@ -41,7 +49,7 @@ def register(sub: Any) -> None:
     p.add_argument("--cases", type=Path, help="case set directory (default: the shipped one)")
     p.add_argument(
         "--sensitivity",
-        choices=SENSITIVITIES,
+        choices=SENSITIVITY_CHOICES,
         default="primary",
         help="population variant (default: primary)",
     )
@@ -58,6 +66,11 @@ def register(sub: Any) -> None:
 
 
 def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResult:
+    from sscbench.analysis.population import AnalysisWarning, Sensitivity, read_schedule
+    from sscbench.analysis.results import AnalysisResult
+    from sscbench.records.ledger import TruncatedLineWarning
+    from sscbench.user_files import validation_problem
+
     if args.analysis is not None:
         try:
             text = args.analysis.read_bytes().decode("utf-8")
@@ -104,6 +117,8 @@ def handle(args: argparse.Namespace) -> int:
         check_report_dir,
         write_report,
     )
+    from sscbench.reconstruct.labels import read_labels
+    from sscbench.user_files import check_output_dir
 
     root: Path = args.rundir
     if not root.is_dir():

@@ -34,7 +34,8 @@ def handle(args: argparse.Namespace) -> int:
     h, hn = record.unfaulted_hash_reproduced
     s, sn = record.step_limit_as_recorded
     console.print(
-        f"{rescored} runs rescored ({len(record.runs) - rescored} not graded): archived "
+        f"{rescored} run{'' if rescored == 1 else 's'} rescored "
+        f"({len(record.runs) - rescored} not graded): archived "
         f"successes {record.archived_successes} → replayed {record.replayed_successes} "
         f"({record.successes_changed} successes changed, {record.failures_changed} failures "
         f"changed; {record.changed_into_other_task_state} of the changed runs end in another "

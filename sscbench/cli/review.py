@@ -9,11 +9,15 @@ from typing import Any
 from rich.console import Console
 
 from sscbench.errors import ConfigError
-from sscbench.review.access import DEFAULT_URL
-from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
-from sscbench.user_files import check_output_dir
 
 WILDCARD = {"0.0.0.0", "::", ""}
+
+
+DEFAULT_URL = "http://127.0.0.1:8765/"
+REVIEWERS = ("A", "B", "C")
+ADJUDICATOR = "D"
+"""The review package's defaults, written out so that ``--help`` imports none of it (a test
+keeps them equal)."""
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -81,6 +85,7 @@ def register(sub: Any) -> None:
 def handle_export(args: argparse.Namespace) -> int:
     """Sample, mask, write; print where things went (no per-packet details)."""
     from sscbench.review.export import export_review
+    from sscbench.user_files import check_output_dir
 
     check_output_dir(args.out, "--out")
     result = export_review(

@@ -8,9 +8,6 @@ from typing import Any
 
 from rich.console import Console
 
-from sscbench.cases.caseset import load_case_set
-from sscbench.witnesses.verify import verify_witness
-
 
 def register(sub: Any) -> None:
     """Add ``witness verify``."""
@@ -25,6 +22,9 @@ def register(sub: Any) -> None:
 
 def handle_verify(args: argparse.Namespace) -> int:
     """Exit 0 when every witness holds, 1 otherwise (each failure printed)."""
+    from sscbench.cases.caseset import load_case_set
+    from sscbench.witnesses.verify import verify_witness
+
     console = Console(soft_wrap=True)
     case_set = load_case_set(args.dir)
     failures = 0

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -126,3 +129,72 @@ def test_import_sscbench_is_cheap_and_never_imports_litellm() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------- --help
+
+
+def test_every_help_is_fast_and_imports_nothing_heavy() -> None:
+    """Each ``--help`` imports only its own command module: no numpy, matplotlib, τ² or
+    SDK (a generous wall-clock bound, so a busy machine does not make it flaky)."""
+    from sscbench.cli.main import COMMANDS
+
+    probe = (
+        "import sys, time; from sscbench.cli.main import main; t = time.perf_counter()\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('numpy', 'matplotlib', 'tau2', 'openai', 'anthropic', "
+        "'sscbench.agents.scripted') if m in sys.modules]\n"
+        "print(heavy, file=sys.stderr)"
+    )
+    for command in ["", *COMMANDS]:
+        argv = [command, "--help"] if command else ["--help"]
+        started = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *argv], capture_output=True, text=True, check=True
+        )
+        elapsed = time.perf_counter() - started
+        assert done.stderr.strip().splitlines()[-1] == "[]", (command, done.stderr)
+        assert elapsed < 1.5, (command, elapsed)
+
+
+def test_run_help_lists_every_builtin_agent() -> None:
+    from sscbench.agents.registry import AGENTS, register_builtin_agents
+    from sscbench.cli.run import BUILTIN_AGENTS
+
+    register_builtin_agents()
+    assert set(BUILTIN_AGENTS) == set(AGENTS.names())
+    out = subprocess.run(
+        [sys.executable, "-m", "sscbench.cli.main", "run", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "400"},
+    ).stdout
+    for name in BUILTIN_AGENTS:
+        assert name in out
+
+
+def test_help_texts_and_written_out_defaults_match_their_sources() -> None:
+    from sscbench.analysis.population import SENSITIVITIES
+    from sscbench.cli import build, report, review, run
+    from sscbench.cli.main import ALL, COMMANDS, build_parser
+    from sscbench.fault_contracts.variants import VARIANTS
+    from sscbench.review.access import DEFAULT_URL
+    from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
+    from sscbench.witnesses.record import SearchLimits
+
+    parser = build_parser(ALL)
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    registered = {a.dest: a.help for a in sub._choices_actions}
+    assert registered == {name: text for name, (_, text) in COMMANDS.items()}
+    assert report.SENSITIVITY_CHOICES == SENSITIVITIES
+    assert run.INTERFACE_VARIANTS == VARIANTS
+    assert (review.DEFAULT_URL, review.REVIEWERS, review.ADJUDICATOR) == (
+        DEFAULT_URL,
+        REVIEWERS,
+        ADJUDICATOR,
+    )
+    assert (
+        SearchLimits.max_depth,
+        SearchLimits.max_branching,
+    ) == (build.MAX_DEPTH, build.MAX_BRANCHING)

@@ -12,6 +12,14 @@ mention the facts they act on. They differ only in how they seek and weigh evide
 * ``scripted:hasty`` — acts on the first sighting of each fact, never re-reads, and
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
+* ``scripted:eager`` — confirms with the user first and checks later: before each write it
+  reads the records it acts on but not the product catalogue, tells the user the facts it
+  is about to rely on (an item's options, the category of every payment method on file)
+  and asks them to confirm; only then reads the products. After the write it reports the
+  result from the write's own payload, *then* reads the record back (and corrects itself
+  when the record disagrees). Its uses therefore often come before the refutation — the
+  "after" arrival stratum that careful agents (check first) and hasty ones (never check)
+  do not produce.
 
 Every variant takes ``phrasing``: ``plain`` (default) words each message in one fixed
 literal form; ``varied`` words it the way LLM agents do (:mod:`.phrasing`). The phrasing
@@ -46,6 +54,7 @@ from sscbench.agents.scripted.phrasing import (
     MissingVariant,
     Phraser,
     ReadBackFailure,
+    Statement,
     WriteDone,
 )
 from sscbench.agents.scripted.plan import Plan, PlannedAction, VariantDerivation, compile_plan
@@ -66,6 +75,7 @@ SALIENT_LEAF = re.compile(
     r"(flights\.\d+\.(flight_number|date)|passengers\.\d+\.(first_name|last_name))"
 )
 PAYMENT_ARGUMENTS = ("payment_id", "payment_method_id")
+PAYMENT_SOURCE = re.compile(r"payment_methods\.[^.]+\.source")
 
 HABITS: dict[str, EvidenceHabits] = {
     "gold": EvidenceHabits(),
@@ -73,6 +83,7 @@ HABITS: dict[str, EvidenceHabits] = {
         pre_use_lookup=1.0, read_back=1.0, prefer_authoritative=1.0, check_consistency=1.0
     ),
     "hasty": EvidenceHabits(first_sighting=True),
+    "eager": EvidenceHabits(read_back=1.0, confirm_first=True),
 }
 
 
@@ -337,7 +348,10 @@ class ScriptedAgent:
         writes: list[PlannedAction] = []
         payloads: list[dict[Entity, int | None]] = []
         for action in plan.actions:
-            if action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
+            if action.kind == "write" and self.habits.confirm_first:
+                yield from self._confirm_first(action)
+                last_call = None
+            elif action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
                 for entity in self._lookups(action):
                     name, args = read_call_for(entity)
                     if last_call != _call_key(name, args):
@@ -354,10 +368,64 @@ class ScriptedAgent:
             writes.append(action)
             # Resumed after the write's observation was absorbed: its payload step.
             payloads.append({e: self._last_payload.get(e) for e in action.subjects})
+            if self.habits.confirm_first:
+                report = self._report_payload(payloads[-1])
+                if report is not None:
+                    yield report
             if chance(self._rng, self.habits.read_back):
                 yield from self._read_back(action, filled, len(writes) - 1)
                 last_call = None
         yield self._closing(plan, written, writes, payloads)
+
+    def _confirm_first(self, action: PlannedAction) -> Generator[_Say | _Call, None, None]:
+        """Read the records a write acts on, except the products; tell the user the facts
+        it is about to rely on and ask them to confirm; then read the products."""
+        entities = self._lookups(action)
+        for entity in (e for e in entities if e[0] != "product"):
+            yield _Call(*read_call_for(entity))
+        keys: list[FactKey] = [
+            (d.order, f"items.{d.item_index}.options.{option}")
+            for d in action.derivations
+            for option in d.options
+        ]
+        keys += sorted(
+            (entity, path)
+            for entity, path in self._kb.sightings
+            if entity[0] == "user" and PAYMENT_SOURCE.fullmatch(path)
+        )
+        uses: list[Use] = []
+        for key in keys:
+            chosen = self._resolve(key).chosen
+            if chosen is not None:
+                uses.append((key, chosen, True))
+        if uses:
+            facts = tuple(_fact(k, s.value) for k, s, _ in uses)
+            yield _Say(Statement(facts, ask=True), uses=tuple(uses))
+        for entity in (e for e in entities if e[0] == "product"):
+            yield _Call(*read_call_for(entity))
+
+    def _report_payload(self, payload_steps: dict[Entity, int | None]) -> _Say | None:
+        """The written entities' salient facts as the write's own reply showed them."""
+        uses: list[Use] = []
+        for entity, step in payload_steps.items():
+            record = next(
+                (d for at, _, d in self._kb.records.get(entity) or [] if at == step), None
+            )
+            if step is None or record is None:
+                continue
+            shown = {p for p, _ in flatten(record)}
+            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in shown]
+            names += sorted((p for p in shown if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            for name in names:
+                sighting = next(
+                    (s for s in self._kb.sightings.get((entity, name), []) if s.step == step), None
+                )
+                if sighting is not None:
+                    uses.append(((entity, name), sighting, True))
+        if not uses:
+            return None
+        facts = tuple(_fact(k, s.value) for k, s, _ in uses)
+        return _Say(Statement(facts), uses=tuple(uses))
 
     def _confirmation(self, action: PlannedAction, filled: _Filled) -> _Say:
         content = Confirmation(

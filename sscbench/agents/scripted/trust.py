@@ -27,6 +27,9 @@ class EvidenceHabits:
     prefer_authoritative: float = 0.0
     check_consistency: float = 0.0
     first_sighting: bool = False
+    confirm_first: bool = False
+    """Tell the user the facts before reading what would check them, and report a write
+    done before reading it back (``scripted:eager``)."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from sscbench.agents.scripted.phrasing.content import (
     MissingVariant,
     ReadBackFailure,
     Records,
+    Statement,
     WriteDone,
 )
 from sscbench.agents.scripted.phrasing.phraser import (
@@ -50,6 +51,7 @@ __all__ = [
     "Phraser",
     "ReadBackFailure",
     "Records",
+    "Statement",
     "WriteDone",
     "check_phrasing",
     "cue",

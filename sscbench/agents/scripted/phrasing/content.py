@@ -85,6 +85,15 @@ class Confirmation:
 
 
 @dataclass(frozen=True)
+class Statement:
+    """Facts told to the user as they stand, mid-task: ``ask`` asks the user to confirm them
+    (before acting), otherwise it reports them (after a write, before any read-back)."""
+
+    facts: tuple[Fact, ...]
+    ask: bool = False
+
+
+@dataclass(frozen=True)
 class ReadBackFailure:
     """After reading a written entity back: the confirmed (payload) values the record does
     not show (not operative). ``final`` after the retry: the change may not have happened."""
@@ -114,4 +123,4 @@ class Closing:
     writes: tuple[WriteDone, ...] = ()
 
 
-Message = IdentityRequest | Confirmation | ReadBackFailure | Closing
+Message = IdentityRequest | Confirmation | ReadBackFailure | Closing | Statement

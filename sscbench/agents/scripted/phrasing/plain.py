@@ -16,6 +16,7 @@ from sscbench.agents.scripted.phrasing.content import (
     Message,
     MissingVariant,
     ReadBackFailure,
+    Statement,
 )
 
 IDENTITY_QUESTION = (
@@ -84,6 +85,13 @@ def _closing(msg: Closing) -> str:
     return summary + info + CLOSING_QUESTION
 
 
+def _statement(msg: Statement) -> str:
+    facts = "; ".join(fact_phrase(f) for f in msg.facts)
+    if msg.ask:
+        return f"Before I go ahead, here is what I have: {facts}. Please confirm (yes/no)."
+    return f"Done so far: {facts}. I will check the record next."
+
+
 def render_plain(msg: Message) -> str:
     """The fixed literal text of a message."""
     if isinstance(msg, IdentityRequest):
@@ -92,4 +100,6 @@ def render_plain(msg: Message) -> str:
         return _confirmation(msg)
     if isinstance(msg, ReadBackFailure):
         return _read_back(msg)
+    if isinstance(msg, Statement):
+        return _statement(msg)
     return _closing(msg)

@@ -24,6 +24,7 @@ from sscbench.agents.scripted.phrasing.content import (
     MissingVariant,
     ReadBackFailure,
     Records,
+    Statement,
 )
 from sscbench.agents.scripted.phrasing.ctx import Ctx
 from sscbench.agents.scripted.phrasing.layout import (
@@ -34,6 +35,7 @@ from sscbench.agents.scripted.phrasing.layout import (
     sentence,
     table,
 )
+from sscbench.agents.scripted.phrasing.plain import render_plain
 from sscbench.agents.scripted.phrasing.refs import item_reference, join
 
 IDENTITY = (
@@ -370,7 +372,7 @@ def message_entities(msg: Message) -> list[Entity]:
         facts = [*msg.facts, *(c.rejected for c in msg.conflicts)]
         extra = subjects(msg.arguments) + [("order", n.order_id) for n in msg.missing_variants]
         return [f.entity for f in facts] + extra
-    if isinstance(msg, ReadBackFailure | Closing):
+    if isinstance(msg, ReadBackFailure | Closing | Statement):
         return [f.entity for f in msg.facts]
     return []
 
@@ -382,6 +384,8 @@ def render_varied(
     ctx = Ctx(rng, records, clear, message_entities(msg))
     if isinstance(msg, IdentityRequest):
         return rng.choice(IDENTITY), frozenset()
+    if isinstance(msg, Statement):  # worded one way: what it asserts is all that matters
+        return render_plain(msg), ctx.now_clear()
     if isinstance(msg, Confirmation):
         text = _confirmation(msg, ctx)
     elif isinstance(msg, ReadBackFailure):
