@@ -113,12 +113,16 @@ class ClusterRateLimit:
     every worker reserves its slot here, so the rate is the account's, not each process's."""
 
     def __init__(self, per_minute: float) -> None:
-        self._limiter = RateLimiter(per_minute)
+        self._limiter = RateLimiter(per_minute, clock=time.time)
 
     def reserve(self, per_minute: float) -> float:
-        """Claim the next slot (at the strictest rate asked); seconds to wait for it."""
+        """Claim the next slot (at the strictest rate asked); the slot's wall-clock time.
+
+        An absolute time, not a delay: the reply may reach the worker late (a loaded
+        machine, a busy network), and a delay counted from its arrival would shift the
+        request and crowd the next one."""
         self._limiter.tighten(per_minute)
-        return self._limiter.reserve()
+        return time.time() + self._limiter.reserve()
 
 
 @dataclass
@@ -131,7 +135,8 @@ class _RemoteLimiter:
 
     def acquire(self) -> None:
         """Wait for this request's slot in the cluster-wide schedule."""
-        delay = float(self.ray.get(self.actor.reserve.remote(self.per_minute)))
+        slot = float(self.ray.get(self.actor.reserve.remote(self.per_minute)))
+        delay = slot - time.time()  # machines of a cluster share wall-clock time (NTP)
         if delay > 0:
             time.sleep(delay)
 
