@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sscbench.agents.providers.local_server import keep_logs_in
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
@@ -145,6 +146,7 @@ def run_experiment(
     schedule = plan_runs(experiment) if runs is None else runs
     with exclusive(out):
         check_same_experiment(out, experiment)
+        keep_logs_in(out)  # a managed local model server logs beside the runs it serves
         _write_json(out / EXPERIMENT_FILE, describe(experiment))
         log = StatusLog(out / STATUS_FILE)
         try:
