@@ -45,7 +45,13 @@ pytestmark = [
     pytest.mark.skipif(MISSING is not None, reason=MISSING or ""),
 ]
 
-SMOL: dict[str, Any] = {"model": "smollm2", "server": "llama.cpp", "max_tokens": 48}
+SMOL: dict[str, Any] = {
+    "model": "smollm2",
+    "server": "llama.cpp",
+    "max_tokens": 48,
+    # A 2-core machine reads the ~2,000-token first prompt in 30-150 s depending on its load.
+    "timeout": 600,
+}
 """The default chat template; replies capped so an episode takes seconds."""
 CALLING: dict[str, Any] = {**SMOL, "server_chat_format": "chatml-function-calling", "timeout": 600}
 """With τ²'s tool schemas in the prompt (~5,400 tokens), whose first reading is slow."""
