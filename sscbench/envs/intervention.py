@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.envs.calls import Observation, ToolCall
+from sscbench.records.versioning import VersionedRecord
 
 if TYPE_CHECKING:
     from sscbench.envs.state import EpisodeState
@@ -78,7 +79,7 @@ class HasHiddenRecords(Protocol):
         ...
 
 
-class InterventionRecord(BaseModel):
+class InterventionRecord(VersionedRecord):
     """One entry of the hidden intervention log (never shown to the model)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -92,4 +93,4 @@ class InterventionRecord(BaseModel):
     delivered_sha256: str
     state_hash_before: str | None = None
     state_hash_after: str | None = None
-    detail: dict[str, Any] = {}
+    detail: dict[str, Any] = Field(default_factory=dict)

@@ -30,6 +30,9 @@ from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclu
 
 EXPERIMENT_FILE = "experiment.json"
 SUMMARY_FILE = "summary.json"
+EXPERIMENT_SCHEMA = 1
+"""Version of ``experiment.json`` and ``summary.json`` (files from before it was written
+have no ``schema_version`` and are version 1)."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
     """The resolved experiment as written to ``experiment.json`` (no secrets in it)."""
     manifest = experiment.case_set.manifest
     return {
+        "schema_version": EXPERIMENT_SCHEMA,
         "name": experiment.name,
         "source": str(experiment.source),
         "case_set": {
@@ -102,7 +106,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
     }
 
 
-OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency", "executor")
+OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency", "executor", "schema_version")
 """What may change between sessions of one experiment without making it another one."""
 
 
@@ -182,6 +186,7 @@ def run_experiment(
         _write_json(
             out / SUMMARY_FILE,
             {
+                "schema_version": EXPERIMENT_SCHEMA,
                 "ts": time.time(),
                 "scheduled": len(records),
                 "executed_this_session": executed,

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.experiments.plan import Condition, RunKey
+from sscbench.records.versioning import VersionedRecord
 
 STATUS_FILE = "schedule.jsonl"
 LOCK_FILE = ".lock"
@@ -51,7 +52,7 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class RunRecord(_Frozen):
+class RunRecord(VersionedRecord, _Frozen):
     """The final state of one scheduled run in one session."""
 
     kind: Literal["run"] = "run"
@@ -91,7 +92,7 @@ class RunRecord(_Frozen):
         return self.model_dump(exclude={"ts"}) == other.model_dump(exclude={"ts"})
 
 
-class SessionRecord(_Frozen):
+class SessionRecord(VersionedRecord, _Frozen):
     """The start of one invocation."""
 
     kind: Literal["session"] = "session"

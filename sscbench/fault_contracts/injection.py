@@ -19,9 +19,10 @@ from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite,
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import get_path, set_path
+from sscbench.records.versioning import VersionedRecord
 
 
-class FaultDelivery(BaseModel):
+class FaultDelivery(VersionedRecord):
     """Hidden record: an observation the contract's intervention applied to was delivered.
 
     ``effective`` is true when the delivered observation asserts ``v′`` (a rewrite that

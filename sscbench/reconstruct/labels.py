@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.records.events import Termination
+from sscbench.records.versioning import VersionedRecord
 from sscbench.user_files import validation_problem
 
 EventStatus = Literal["found", "never", "none", "undecidable"]
@@ -34,7 +35,7 @@ class EventTime(BaseModel):
         return self.status != "undecidable"
 
 
-class RunLabels(BaseModel):
+class RunLabels(VersionedRecord):
     """The reconstructed events of one run (one line of ``labels.jsonl``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from sscbench.records.versioning import VersionedRecord
 
 
-class StateCheck(BaseModel):
+class StateCheck(VersionedRecord):
     """Environment facts at the end of a run."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from sscbench.records.versioning import VersionedRecord
 
 CallStatus = Literal["ok", "empty", "error", "cache_hit"]
 
 
-class ProviderCall(BaseModel):
+class ProviderCall(VersionedRecord):
     """One attempt at one model request (a retried request yields several records)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from sscbench.records.versioning import VersionedRecord
 
 
-class FactUse(BaseModel):
+class FactUse(VersionedRecord):
     """The agent used ``value`` of a fact at ``step``.
 
     ``operative`` is true when the agent acted on the value as true (an argument it
@@ -35,7 +37,7 @@ class FactUse(BaseModel):
     operative: bool
 
 
-class FactConflict(BaseModel):
+class FactConflict(VersionedRecord):
     """The agent found a sighting of a fact wrong and said so at ``step``.
 
     ``chosen`` is the value it used instead (``None`` when it had no trusted value and

@@ -1,0 +1,51 @@
+"""File-format versions for the records SSCBench writes beside a ledger and a run set.
+
+Every record type that goes to a file (the hidden log, the scripted agents' truth, the
+provider calls, the experiment's status log, the labels) carries ``schema_version``:
+
+* version 1 is the first format, written *without* the field, so files written before
+  versions existed read as what they are, and a version-1 line is byte for byte what it
+  always was;
+* a later version is written explicitly, and bumping it is the signal that a reader must
+  upgrade older lines (frozen fixtures of every version under ``tests/fixtures/records``
+  must keep loading);
+* a line newer than this SSCBench knows is refused with one message that says so, rather
+  than misread.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+
+
+class VersionedRecord(BaseModel):
+    """Base of a record whose file format has a version (see the module docstring)."""
+
+    SCHEMA: ClassVar[int] = 1
+    """The newest version this SSCBench reads and writes for the record type."""
+
+    schema_version: int = Field(default=1, ge=1)
+
+    @model_validator(mode="after")
+    def _known_version(self) -> VersionedRecord:
+        if self.schema_version > self.SCHEMA:
+            raise ValueError(
+                f"schema_version {self.schema_version} is newer than this SSCBench reads "
+                f"({self.SCHEMA}); upgrade sscbench"
+            )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("schema_version") == 1:
+            data.pop("schema_version")
+        return data
