@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from sscbench.cases.caseset import load_case_set
 from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.validate import validate_dir
-from sscbench.cases.caseset import load_case_set
 
 
 def test_eager_agent_reaches_the_after_stratum_and_uses_payment_categories(
