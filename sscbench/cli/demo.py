@@ -83,7 +83,7 @@ def handle(args: argparse.Namespace) -> int:
     scheduled = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds)
     total = (scheduled if local is None else len(local[1])) + len(controls)
     started = time.perf_counter()
-    failed = 0
+    failed = executed = 0
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -97,8 +97,9 @@ def handle(args: argparse.Namespace) -> int:
         )
 
         def done(record: RunRecord, ran: bool) -> None:
-            nonlocal failed
+            nonlocal failed, executed
             failed += record.failed
+            executed += ran
             progress.advance(bar)
 
         if local is None:
@@ -126,8 +127,9 @@ def handle(args: argparse.Namespace) -> int:
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
     _truth_tables(out, validation)
+    ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(
-        f"{total} runs ({failed} harness errors; {len(controls)} clean controls under "
+        f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls under "
         f"{clean_dir}) in {time.perf_counter() - started:.1f} s; ledgers under {args.out}, "
         f"labels in {args.out / LABELS_FILE}"
     )
