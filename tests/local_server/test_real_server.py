@@ -143,9 +143,9 @@ def test_whatever_tool_calls_a_small_model_makes_are_recorded_as_made(tmp_path: 
         observation = observed[call.call_id]
         if RAW_ARGUMENTS in call.arguments or observation.error:
             assert observation.error and observation.content.startswith("Error")
-    # A real quirk: llama-cpp-python's server refuses the next request with HTTP 500,
-    # because its schema wants a string where OpenAI's allows the null content of an
-    # assistant tool-call message. Recorded as a provider failure, never as a result.
+    # llama-cpp-python's server refused the next request with HTTP 500 when an assistant
+    # tool-call message had OpenAI's null content; compatible participants now send "".
+    # Should a server still fail, it is a provider failure, never a result.
     records = _calls(tmp_path / "run")
     if end.termination == "harness_error":
         assert end.failure is not None and end.failure.kind == "provider"

@@ -34,8 +34,14 @@ NO_KEY = "no-key"
 ``OPENAI_API_KEY`` and hand a real OpenAI key to a third-party server."""
 
 
-def to_openai_messages(system: str, transcript: Sequence[Message]) -> list[dict[str, Any]]:
-    """The chat-completions ``messages`` array."""
+def to_openai_messages(
+    system: str, transcript: Sequence[Message], *, text_only_content: bool = False
+) -> list[dict[str, Any]]:
+    """The chat-completions ``messages`` array.
+
+    An assistant message that only calls tools has ``content: null`` — valid for OpenAI,
+    but some compatible servers (llama-cpp-python's among them) refuse the whole request
+    with HTTP 500 unless it is a string; ``text_only_content`` sends ``""`` instead."""
     out: list[dict[str, Any]] = [{"role": "system", "content": system}]
     for message in transcript:
         if message.role == "tool":
@@ -44,7 +50,7 @@ def to_openai_messages(system: str, transcript: Sequence[Message]) -> list[dict[
             out.append(
                 {
                     "role": "assistant",
-                    "content": message.text or None,
+                    "content": message.text or ("" if text_only_content else None),
                     "tool_calls": [
                         {
                             "id": call.call_id,
@@ -118,7 +124,9 @@ class OpenAIChatBackend:
         c = self.config
         params: dict[str, Any] = {
             "model": c.model,
-            "messages": to_openai_messages(system, transcript),
+            "messages": to_openai_messages(
+                system, transcript, text_only_content=self.compatible
+            ),
         }
         if tools:
             params["tools"] = [dict(t) for t in tools]

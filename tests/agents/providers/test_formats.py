@@ -189,3 +189,23 @@ def test_arguments_round_trip() -> None:
         assert dump_arguments(parsed) == bad
     assert dump_arguments({"a": 1, "b": [1, 2]}) == '{"a": 1, "b": [1, 2]}'
     assert raw_arguments({"a": 1}) is None
+
+
+def test_compatible_servers_get_a_string_for_a_tool_only_assistant_message() -> None:
+    from sscbench.agents.providers.config import ProviderConfig
+    from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+
+    transcript = agent_transcript(HISTORY)
+    tool_only = [m for m in to_openai_messages("S", transcript) if m.get("tool_calls")]
+    assert any(m["content"] is None for m in tool_only), "OpenAI itself keeps null"
+    compatible = OpenAIChatBackend(
+        ProviderConfig(model="m", base_url="http://127.0.0.1:9/v1"), compatible=True
+    )
+    sent = compatible.build_request("S", transcript, None, 0)["params"]["messages"]
+    for message in sent:
+        if message.get("tool_calls"):
+            assert isinstance(message["content"], str)  # llama.cpp's server wants a string
+    openai = OpenAIChatBackend(ProviderConfig(model="m"))
+    assert openai.build_request("S", transcript, None, 0)["params"]["messages"] == (
+        to_openai_messages("S", transcript)
+    )
