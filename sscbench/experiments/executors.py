@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from sscbench.agents.providers.rate_limit import Limiter, LimiterFactory, RateLimiter, use_limiters
+from sscbench.agents.providers.rate_limit import (
+    Gate,
+    GateFactory,
+    Limiter,
+    LimiterFactory,
+    RateLimiter,
+    use_gates,
+    use_limiters,
+)
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, execute_into, execute_run, ledger_digest
@@ -156,6 +164,59 @@ def cluster_limiters(ray: Any) -> LimiterFactory:
     return factory
 
 
+class ClusterGate:
+    """A Ray actor (async) bounding the requests in flight to one endpoint across the
+    cluster: a worker acquires before each attempt and releases after it."""
+
+    def __init__(self, max_in_flight: int) -> None:
+        self._semaphore = asyncio.Semaphore(max_in_flight)
+
+    async def acquire(self) -> None:
+        """Wait for a free place."""
+        await self._semaphore.acquire()
+
+    async def release(self) -> None:
+        """Give the place back."""
+        self._semaphore.release()
+
+
+@dataclass
+class _RemoteGate:
+    """A worker's handle on a :class:`ClusterGate` actor."""
+
+    actor: Any
+    ray: Any
+
+    def acquire(self) -> None:
+        """Block until the cluster has a free place for this endpoint."""
+        self.ray.get(self.actor.acquire.remote())
+
+    def release(self) -> None:
+        """Give the place back (waits for the actor, so the order holds)."""
+        self.ray.get(self.actor.release.remote())
+
+
+def cluster_gates(ray: Any) -> GateFactory:
+    """In-flight gates backed by one named async actor per provider endpoint."""
+
+    def factory(provider: str, endpoint: str, max_in_flight: int) -> Gate:
+        name = f"{LIMITER_PREFIX}:gate:{provider}:{endpoint}"
+        actor = (
+            ray.remote(ClusterGate)
+            .options(
+                name=name,
+                get_if_exists=True,
+                lifetime="detached",
+                num_cpus=0,
+                max_concurrency=1000,
+            )
+            .remote(max_in_flight)
+        )
+        return _RemoteGate(actor, ray)
+
+    return factory
+
+
 class EpisodeWorker:
     """A Ray actor: one process with its own τ² caches and participant pool, running
     several episodes at once in threads (provider-bound episodes mostly wait). Its provider
@@ -165,6 +226,7 @@ class EpisodeWorker:
         import ray
 
         use_limiters(cluster_limiters(ray))
+        use_gates(cluster_gates(ray))
 
     def run(self, job: EpisodeJob) -> tuple[str, str]:
         """One episode (see :func:`run_job`)."""

@@ -33,6 +33,7 @@ OPERATIONAL = frozenset(
         "cache_dir",
         "requests_per_minute",
         "run_time_limit",
+        "max_in_flight",
         "input_price_per_mtok",
         "output_price_per_mtok",
     }

@@ -21,7 +21,7 @@ from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.providers.credentials import redact, redact_json
 from sscbench.agents.providers.deadline import attempt_deadline
 from sscbench.agents.providers.errors import ProviderError
-from sscbench.agents.providers.rate_limit import Limiter, shared_limiter
+from sscbench.agents.providers.rate_limit import Gate, Limiter, shared_gate, shared_limiter
 from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
 from sscbench.agents.providers.retry import Backoff, Failure
 from sscbench.agents.providers.transcript import Message
@@ -88,6 +88,9 @@ class ProviderClient:
         self._run_deadline: float | None = None
         if config.run_time_limit is not None:
             self._run_deadline = time.monotonic() + config.run_time_limit
+        self._gate: Gate | None = None
+        if config.max_in_flight is not None:
+            self._gate = shared_gate(backend.provider, backend.endpoint, config.max_in_flight)
         self._limiter: Limiter | None = None
         if config.requests_per_minute is not None:
             self._limiter = shared_limiter(
@@ -159,6 +162,8 @@ class ProviderClient:
             self._limiter.acquire()
         if self._run_left() == 0.0:
             raise self._run_limit_error()
+        if self._gate is not None:  # queued for the endpoint: not the attempt's latency
+            self._gate.acquire()
         start = time.monotonic()
         deadline = start + self.config.timeout
         if self._run_deadline is not None:
@@ -171,6 +176,9 @@ class ProviderClient:
             if failure is not None:
                 self._record(key, step, number, "error", start, exc=exc, failure=failure)
             raise
+        finally:
+            if self._gate is not None:
+                self._gate.release()
         try:
             completion = self.backend.parse(response)
         except (KeyError, IndexError, TypeError, ValueError) as exc:

@@ -64,6 +64,9 @@ class ProviderConfig(BaseModel):
     empty_retries: int = Field(default=3, ge=0, description="re-asks after an empty reply")
     cache_dir: str | None = Field(default=None, description="response cache; None: off")
     requests_per_minute: float | None = Field(default=None, gt=0, description="rate limit")
+    max_in_flight: int | None = Field(
+        default=None, ge=1, description="requests in flight at once to this endpoint, shared"
+    )
     input_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     output_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     server: Literal["llama.cpp"] | None = Field(

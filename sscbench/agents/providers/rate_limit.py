@@ -88,3 +88,44 @@ def shared_limiter(provider: str, endpoint: str, per_minute: float) -> Limiter:
         else:
             limiter.tighten(per_minute)
         return limiter
+
+
+
+class Gate(Protocol):
+    """At most so many requests in flight to one endpoint (a local server's own queue,
+    a vLLM server's batch size): held around each attempt."""
+
+    def acquire(self) -> object:
+        """Block until a request may go out."""
+        ...
+
+    def release(self) -> object:
+        """The request is done."""
+        ...
+
+
+GateFactory = Callable[[str, str, int], Gate]
+"""(provider, endpoint, max_in_flight) → the gate shared by everything using that endpoint."""
+
+_GATES: dict[tuple[str, str], threading.BoundedSemaphore] = {}
+_GATE_FACTORY: GateFactory | None = None
+
+
+def use_gates(factory: GateFactory | None) -> None:
+    """Make :func:`shared_gate` hand out ``factory``'s gates (None: this process's own);
+    the Ray executor installs gates shared by every worker of the cluster."""
+    global _GATE_FACTORY
+    _GATE_FACTORY = factory
+
+
+def shared_gate(provider: str, endpoint: str, max_in_flight: int) -> Gate:
+    """The in-flight gate of one provider endpoint (the first size asked for wins: a
+    semaphore cannot shrink while requests hold it)."""
+    if _GATE_FACTORY is not None:
+        return _GATE_FACTORY(provider, endpoint, max_in_flight)
+    key = (provider, endpoint)
+    with _SHARED_LOCK:
+        gate = _GATES.get(key)
+        if gate is None:
+            gate = _GATES[key] = threading.BoundedSemaphore(max_in_flight)
+        return gate
