@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from sscbench.envs import CallContext, Observation, ToolCall, WriteDecision
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
 from sscbench.fault_contracts.history import arguments_match
-from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
+from sscbench.fault_contracts.refutation import chain_break
 from sscbench.json_paths import get_path, set_path
 from sscbench.records.versioning import VersionedRecord
 
@@ -50,6 +50,9 @@ class ContractIntervention:
         self.contract = contract
         self._rewrites = [s for s in contract.interventions if isinstance(s, ObservationRewrite)]
         self._suppressions = [s for s in contract.interventions if isinstance(s, WriteSuppression)]
+        self._chain_break = (
+            chain_break(contract.refutation.relation) if self._suppressions else None
+        )
         self._deliveries: dict[int, int] = {}
         self._suppressed_ok = 0
         self._chain_broken = False
@@ -76,13 +79,10 @@ class ContractIntervention:
         return WriteDecision.PROCEED
 
     def _touches_affected(self, call: ToolCall) -> bool:
-        for spec in self._suppressions:
-            rid = spec.match.get("reservation_id")
-            if call.arguments.get("reservation_id") == rid and set(
-                WRITE_FIELDS.get(call.name, ())
-            ) & set(spec.affected_fields):
-                return True
-        return False
+        rule = self._chain_break
+        return rule is not None and any(
+            rule(spec, call.name, call.arguments) for spec in self._suppressions
+        )
 
     # -- observations -------------------------------------------------------------------
     def rewrite(

@@ -8,12 +8,12 @@ functions serve witness search and event reconstruction. Relations are an open r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.contract import FaultContract, WriteSuppression
 from sscbench.fault_contracts.history import History
 from sscbench.registry import Registry
 
@@ -46,6 +46,22 @@ class Arrival(BaseModel):
 
 Relation = Callable[[FaultContract, History], Arrival]
 RELATIONS: Registry[Relation] = Registry("refutation relation", group="sscbench.relations")
+
+
+ChainBreak = Callable[[WriteSuppression, str, Mapping[str, Any]], bool]
+"""(suppression spec, tool name, arguments) → does this write, if it succeeds, end the
+chain of attempts at the suppressed request (it touched the affected fields itself)?"""
+CHAIN_BREAKS: Registry[ChainBreak] = Registry("write-chain rule", group="sscbench.chain_breaks")
+"""Per refutation relation: how the injection runtime tells a repeat of a suppressed write
+from a different write of the same fields. Registered beside the relation (the operator's
+domain knowledge), so the generic runtime names no tool or field."""
+
+
+def chain_break(relation: str) -> ChainBreak | None:
+    """The write-chain rule registered for ``relation`` (None: it has none)."""
+    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-ins)
+
+    return CHAIN_BREAKS.get(relation) if relation in CHAIN_BREAKS else None
 
 
 def get_relation(name: str) -> Relation:

@@ -10,11 +10,12 @@ A read before the write refutes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.contract import FaultContract, WriteSuppression
 from sscbench.fault_contracts.history import History, arguments_match
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import CHAIN_BREAKS, RELATIONS, Arrival
 
 WRITE_FIELDS = {
     "update_reservation_flights": ("flights", "cabin"),
@@ -23,6 +24,15 @@ WRITE_FIELDS = {
     "cancel_reservation": ("status",),
     "book_reservation": (),
 }
+
+
+@CHAIN_BREAKS.register("post_write_read_back")
+def touches_affected(spec: WriteSuppression, tool: str, arguments: Mapping[str, Any]) -> bool:
+    """A write to the same reservation that changes an affected field ends the chain of
+    attempts at the suppressed request (a later read-back is no longer about it)."""
+    return arguments.get("reservation_id") == spec.match.get("reservation_id") and bool(
+        set(WRITE_FIELDS.get(tool, ())) & set(spec.affected_fields)
+    )
 
 
 def _fields(data: Any, fields: tuple[str, ...]) -> dict[str, Any] | None:
