@@ -123,7 +123,7 @@ def handle(args: argparse.Namespace) -> int:
             f"{len(seeds)} repetitions",
         )
     )
-    agreement, runs = validate_dir(args.out, labels)
+    agreement, runs = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
     _truth_tables(out, validation)

@@ -90,7 +90,7 @@ def _labels(rundir: Path) -> list[RunLabels]:
 def handle_evaluate(args: argparse.Namespace) -> int:
     """Build the scored set, run each oracle, print the stratified table, write results."""
     from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names, oracle_setting
-    from sscbench.oracles.dataset import build_items
+    from sscbench.oracles.dataset import build_items, ledgers
     from sscbench.oracles.evaluate import (
         OracleResult,
         per_operator_table,
@@ -139,7 +139,8 @@ def handle_evaluate(args: argparse.Namespace) -> int:
             )
         )
     if kind == "truth":
-        comparison = compare_with_reference(truth_references(args.rundir, labels), labels)
+        references = truth_references(ledgers([args.rundir]), labels)
+        comparison = compare_with_reference(references, labels)
     else:
         comparison = review_comparison(Path(args.reference), labels)
     record = comparison_record(kind, comparison)

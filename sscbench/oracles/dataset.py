@@ -31,7 +31,7 @@ from sscbench.fault_contracts.contract import FaultContract
 from sscbench.oracles.base import Trajectory
 from sscbench.reconstruct.label import arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.reconstruct.validate import GroundTruth, ground_truth
+from sscbench.reconstruct.validate import GroundTruth, truth_of
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
 
@@ -85,15 +85,18 @@ def truth_z_s(t_e: EventTime, truth: GroundTruth) -> str:
 
 
 def truth_items(
-    runs: Sequence[tuple[Path, Ledger]], labels: Mapping[str, RunLabels] | None = None
+    runs: Sequence[tuple[Path, Ledger]],
+    labels: Mapping[str, RunLabels] | None = None,
+    truths: Mapping[Path, GroundTruth | None] | None = None,
 ) -> list[Item]:
-    """Faulted scripted runs scored against their ground truth (``labels``: the runs'
-    automatic labels by run id, when already computed, to avoid labelling twice)."""
+    """Faulted scripted runs scored against their ground truth (``labels`` and ``truths``:
+    the runs' automatic labels by run id and ground truths by directory, when already
+    computed, to avoid doing that work twice)."""
     items = []
     for run_dir, ledger in runs:
         if ledger.header.fault is None:
             continue
-        truth = ground_truth(run_dir)
+        truth = truth_of(run_dir, truths, ledger)
         if truth is None or not truth.triggered:
             continue
         contract = FaultContract.model_validate(ledger.header.fault)

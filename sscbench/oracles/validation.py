@@ -26,10 +26,11 @@ from pydantic import BaseModel, ConfigDict
 from rich.table import Table
 
 from sscbench.oracles.base import make_oracle, oracle_names, oracle_setting
-from sscbench.oracles.dataset import Item, build_items, ledgers, truth_z_s
+from sscbench.oracles.dataset import Item, clean_items, ledgers, truth_items, truth_z_s
 from sscbench.oracles.evaluate import OracleResult, run_oracle, write_results
 from sscbench.reconstruct.labels import EventTime, RunLabels
-from sscbench.reconstruct.validate import ground_truth
+from sscbench.reconstruct.validate import GroundTruth, ground_truths, truth_of
+from sscbench.records.ledger import Ledger
 from sscbench.review.agreement import Reference
 from sscbench.review.compare import Comparison, compare_with_reference
 from sscbench.review.labels import Mark
@@ -92,6 +93,8 @@ class TruthValidation:
     results: list[OracleResult]
     items: list[Item]
     not_run: list[str]
+    truths: dict[Path, GroundTruth | None]
+    """Each run directory's ground truth, for callers that compare more."""
 
 
 def _mark(event: EventTime) -> Mark:
@@ -100,11 +103,16 @@ def _mark(event: EventTime) -> Mark:
     return Mark(status=event.status)
 
 
-def truth_references(rundir: Path, labels: Mapping[str, RunLabels]) -> list[Reference]:
-    """One accepted reference per triggered scripted faulted run (packet id = run id)."""
+def truth_references(
+    runs: Sequence[tuple[Path, Ledger]],
+    labels: Mapping[str, RunLabels],
+    truths: Mapping[Path, GroundTruth | None] | None = None,
+) -> list[Reference]:
+    """One accepted reference per triggered scripted faulted run (packet id = run id);
+    ``truths``: the runs' ground truths by directory, when already derived."""
     refs = []
-    for run_dir, ledger in ledgers([rundir]):
-        truth = ground_truth(run_dir)
+    for run_dir, ledger in runs:
+        truth = truth_of(run_dir, truths, ledger)
         label = labels.get(ledger.header.run_id)
         if truth is None or not truth.triggered or label is None:
             continue
@@ -132,11 +140,14 @@ def validate_against_truth(
     """Compare the automatic labels and score the offline oracles; write the oracle
     verdicts and scores under ``out`` (as ``oracles evaluate`` does)."""
     by_id = {label.run_id: label for label in labels}
-    comparison = compare_with_reference(truth_references(rundir, by_id), by_id)
+    runs = ledgers([rundir])  # each ledger read, and each ground truth derived, once
+    truths = ground_truths(runs)
+    comparison = compare_with_reference(truth_references(runs, by_id, truths), by_id)
     out.mkdir(parents=True, exist_ok=True)
     record = comparison_record("truth", comparison)
     (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    items, _ = build_items(rundir, "truth", clean_dirs, by_id)
+    faulted = truth_items(runs, by_id, truths)
+    items = faulted + clean_items(runs + ledgers(clean_dirs), faulted)
     results, not_run = [], []
     for name in oracle_names():
         setting = oracle_setting(name)
@@ -145,7 +156,7 @@ def validate_against_truth(
             continue
         results.append(run_oracle(name, make_oracle(name), items, setting=setting))
     write_results(out, items, results)
-    return TruthValidation(record, results, items, not_run)
+    return TruthValidation(record, results, items, not_run, truths)
 
 
 def comparison_table(record: ComparisonRecord, title: str) -> Table:

@@ -9,7 +9,7 @@ the reconstruction decided it; the undecidable share is reported separately.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,7 +25,7 @@ from sscbench.reconstruct.label import label_run
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.reconstruct.rules.base import RunView
 from sscbench.reconstruct.rules.write_effect import changed_leaves, scope_end
-from sscbench.records.ledger import iter_jsonl, read_ledger
+from sscbench.records.ledger import Ledger, iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE
 from sscbench.user_files import validation_problem
 
@@ -86,9 +86,11 @@ class GroundTruth:
     run_id: str = ""
 
 
-def ground_truth(run_dir: Path) -> GroundTruth | None:
-    """The run's ground truth, or ``None`` for runs without a scripted agent or a fault."""
-    ledger = read_ledger(run_dir / LEDGER_FILE)
+def ground_truth(run_dir: Path, ledger: Ledger | None = None) -> GroundTruth | None:
+    """The run's ground truth, or ``None`` for runs without a scripted agent or a fault
+    (``ledger``: the run's ledger when the caller has already read it)."""
+    if ledger is None:
+        ledger = read_ledger(run_dir / LEDGER_FILE)
     if ledger.header.fault is None or not (run_dir / TRUTH_FILE).exists():
         return None
     contract = FaultContract.model_validate(ledger.header.fault)
@@ -193,10 +195,31 @@ def compare(labels: RunLabels, truth: GroundTruth, agreement: Agreement) -> None
         )
 
 
-def validate_dir(root: Path, labels: Iterable[RunLabels] | None = None) -> tuple[Agreement, int]:
+def ground_truths(runs: Iterable[tuple[Path, Ledger]]) -> dict[Path, GroundTruth | None]:
+    """Each run directory's ground truth, from ledgers already read."""
+    return {run_dir: ground_truth(run_dir, ledger) for run_dir, ledger in runs}
+
+
+def truth_of(
+    run_dir: Path,
+    truths: Mapping[Path, GroundTruth | None] | None,
+    ledger: Ledger | None = None,
+) -> GroundTruth | None:
+    """The ground truth ``truths`` already holds for ``run_dir``, else derived now."""
+    if truths is not None and run_dir in truths:
+        return truths[run_dir]
+    return ground_truth(run_dir, ledger)
+
+
+def validate_dir(
+    root: Path,
+    labels: Iterable[RunLabels] | None = None,
+    truths: Mapping[Path, GroundTruth | None] | None = None,
+) -> tuple[Agreement, int]:
     """Compare every scripted faulted run under ``root`` with its ground truth.
 
-    Pass the ``labels`` already reconstructed for ``root`` to avoid labelling twice.
+    Pass the ``labels`` already reconstructed for ``root`` (and the ``truths`` already
+    derived, by run directory) to avoid doing that work twice.
     """
     known = {label.run_id: label for label in labels or ()}
     agreement = Agreement()
@@ -204,11 +227,12 @@ def validate_dir(root: Path, labels: Iterable[RunLabels] | None = None) -> tuple
     for ledger_path in sorted(root.rglob(LEDGER_FILE)):
         if ".incomplete-" in ledger_path.parent.name:
             continue  # set aside by a resume; label_dir skips them too
-        truth = ground_truth(ledger_path.parent)
+        run_dir = ledger_path.parent
+        truth = truth_of(run_dir, truths)
         if truth is None:
             continue
         runs += 1
-        label = known.get(truth.run_id) or label_run(ledger_path.parent)
+        label = known.get(truth.run_id) or label_run(run_dir)
         compare(label, truth, agreement)
     return agreement, runs
 
@@ -220,5 +244,7 @@ __all__ = [
     "compare",
     "flatten",
     "ground_truth",
+    "ground_truths",
+    "truth_of",
     "validate_dir",
 ]

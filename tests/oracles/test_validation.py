@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sscbench.oracles.dataset import ledgers
 from sscbench.oracles.validation import (
     COMPARISON_FILE,
     SHOWN,
@@ -49,7 +50,7 @@ def test_comparison_matches_the_ground_truth_validation(oracle_runs: Path, tmp_p
 def test_a_wrong_automatic_label_is_a_disagreement(oracle_runs: Path) -> None:
     faulted = oracle_runs / "faulted"
     labels = {x.run_id: x for x in label_dir(faulted)}
-    refs = truth_references(faulted, labels)
+    refs = truth_references(ledgers([faulted]), labels)
     adopted = next(r for r in refs if r.adopted == "yes")
     label = labels[adopted.packet_id]
     assert label.t_u.step is not None
