@@ -15,7 +15,6 @@ from sscbench.agents.registry import AGENTS
 from sscbench.agents.scripted.agent import HABITS, ScriptedAgent, mixed_habits
 from sscbench.agents.scripted.phrasing import DEFAULT_PHRASING, PHRASINGS
 from sscbench.agents.scripted.trust import EvidenceHabits
-from sscbench.errors import ConfigError
 from sscbench.registry import Params
 
 __all__ = ["HABITS", "PHRASINGS", "EvidenceHabits", "ScriptedAgent"]
@@ -29,15 +28,6 @@ def _fixed(variant: str, habits: EvidenceHabits) -> Callable[..., ScriptedAgent]
         return ScriptedAgent(variant, habits, phrasing=phrasing)
 
     return make
-
-
-def _probability(p: object) -> float:
-    """``p`` of ``scripted:mixed``, checked when the agent is built (so before any run): a
-    number from 0 to 1; a bad value would otherwise fail mid-episode or be silently
-    treated as certainty."""
-    if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0:
-        raise ConfigError(f"scripted:mixed: p must be a number from 0 to 1, got {p!r}")
-    return float(p)
 
 
 class ScriptedParams(Params):
@@ -54,7 +44,9 @@ class ScriptedParams(Params):
 
 
 class MixedParams(ScriptedParams):
-    """``scripted:mixed`` also takes ``p``, each careful habit's probability."""
+    """``scripted:mixed`` also takes ``p``, each careful habit's probability — checked
+    when the agent is built (so before any run): a bad value would otherwise fail
+    mid-episode or be silently treated as certainty."""
 
     p: float = Field(default=0.5, ge=0.0, le=1.0)
 
@@ -71,7 +63,8 @@ def _register() -> None:
         AGENTS.add(f"scripted:{variant}", _fixed(variant, habits), params=ScriptedParams)
 
     def mixed(p: float = 0.5, phrasing: str = DEFAULT_PHRASING) -> ScriptedAgent:
-        return ScriptedAgent("mixed", mixed_habits(_probability(p)), p=p, phrasing=phrasing)
+        # make_agent has checked p and phrasing against MixedParams
+        return ScriptedAgent("mixed", mixed_habits(p), p=p, phrasing=phrasing)
 
     AGENTS.add("scripted:mixed", mixed, params=MixedParams)
 
