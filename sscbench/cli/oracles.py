@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from sscbench.cli.params import parse_params
+from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def _labels(rundir: Path) -> list[RunLabels]:
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.labels import read_labels
 
-    path = rundir / "labels.jsonl"
+    path = rundir / LABELS_FILE
     return read_labels(path) if path.is_file() else label_dir(rundir)
 
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 
+from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
 
 if TYPE_CHECKING:
     from sscbench.analysis.results import AnalysisResult
     from sscbench.reconstruct.labels import RunLabels
 
-LABELS_FILE = "labels.jsonl"
 SCHEDULE_FILE = "schedule.jsonl"
 REPORT_DIR = "report"
 SENSITIVITY_CHOICES = (

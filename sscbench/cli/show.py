@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.markup import escape
 
+from sscbench.cli.reconstruct import LABELS_FILE
+
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
 
@@ -35,7 +37,7 @@ def _labels_of(ledger: Path, run_id: str, explicit: Path | None) -> RunLabels | 
     (read a line at a time; only the matching line is parsed)."""
     from sscbench.reconstruct.labels import RunLabels
 
-    candidates = [explicit] if explicit else [p / "labels.jsonl" for p in ledger.parents[1:4]]
+    candidates = [explicit] if explicit else [p / LABELS_FILE for p in ledger.parents[1:4]]
     needle = json.dumps(run_id, ensure_ascii=False)
     for candidate in candidates:
         if candidate is None or not candidate.is_file():
