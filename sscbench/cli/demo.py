@@ -36,7 +36,13 @@ if TYPE_CHECKING:
     from sscbench.experiments.status import RunRecord
     from sscbench.oracles.validation import TruthValidation
 
-DEMO_AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
+DEMO_AGENTS = (
+    "scripted:careful",
+    "scripted:eager",
+    "scripted:gold",
+    "scripted:hasty",
+    "scripted:mixed",
+)
 CONTROLS_PER_OPERATOR = 10
 LOCAL_AGENT = "openai-compatible"
 LOCAL_PARAMS: dict[str, Any] = {"model": "smollm2", "server": "llama.cpp", "max_tokens": 256}

@@ -313,10 +313,12 @@ def _decide_unit(
         return use("undecidable", False, None, f"states both values of {label}")
     if asserted_fault:
         if model.confirmed:
+            # The record has since shown the claimed effect (a retry took): stating it
+            # now states the true state, which retracts the earlier false claim.
             return use(
                 "dependent_use",
                 False,
-                "endorse",
+                "retract",
                 f"states the injected {label} (effect since confirmed)",
             )
         return use("dependent_use", True, "endorse", f"states the injected {label}")

@@ -12,7 +12,8 @@ mention the facts they act on. They differ only in how they seek and weigh evide
 * ``scripted:hasty`` — acts on the first sighting of each fact, never re-reads, and
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
-* ``scripted:eager`` — confirms with the user first and checks later: before each write it
+* ``scripted:eager`` — confirms with the user first and checks later: it recaps an order's
+  items (their options) to the user as soon as it has read the order; before each write it
   reads the records it acts on but not the product catalogue, tells the user the facts it
   is about to rely on (an item's options, the category of every payment method on file)
   and asks them to confirm; only then reads the products. After the write it reports the
@@ -75,6 +76,7 @@ SALIENT_LEAF = re.compile(
     r"(flights\.\d+\.(flight_number|date)|passengers\.\d+\.(first_name|last_name))"
 )
 PAYMENT_ARGUMENTS = ("payment_id", "payment_method_id")
+ITEM_OPTION = re.compile(r"items\.\d+\.options\..+")
 PAYMENT_SOURCE = re.compile(r"payment_methods\.[^.]+\.source")
 
 HABITS: dict[str, EvidenceHabits] = {
@@ -363,6 +365,10 @@ class ScriptedAgent:
             yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
             last_call = _call_key(action.name, filled.arguments)
             if action.kind != "write":
+                if self.habits.confirm_first and action.name == "get_order_details":
+                    recap = self._recap_order(filled.arguments.get("order_id"))
+                    if recap is not None:
+                        yield recap
                 continue
             written.extend(e for e in action.subjects if e not in written)
             writes.append(action)
@@ -403,6 +409,27 @@ class ScriptedAgent:
             yield _Say(Statement(facts, ask=True), uses=tuple(uses))
         for entity in (e for e in entities if e[0] == "product"):
             yield _Call(*read_call_for(entity))
+
+    def _recap_order(self, order_id: Any) -> _Say | None:
+        """Right after reading an order, tell the user what its items are (their options)
+        before anything could check them, and ask them to confirm it is the right order —
+        the eager habit of recapping a record instead of checking it."""
+        if not isinstance(order_id, str):
+            return None
+        entity: Entity = ("order", order_id)
+        paths = sorted(
+            (p for e, p in self._kb.sightings if e == entity and ITEM_OPTION.fullmatch(p)),
+            key=natural_key,
+        )
+        uses: list[Use] = []
+        for path in paths:
+            chosen = self._resolve((entity, path)).chosen
+            if chosen is not None:
+                uses.append(((entity, path), chosen, True))
+        if not uses:
+            return None
+        facts = tuple(_fact(k, s.value) for k, s, _ in uses)
+        return _Say(Statement(facts, ask=True), uses=tuple(uses))
 
     def _report_payload(self, payload_steps: dict[Entity, int | None]) -> _Say | None:
         """The written entities' salient facts as the write's own reply showed them."""
