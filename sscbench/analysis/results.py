@@ -7,9 +7,11 @@ to the population that supports it. Empty strata are rows with zero counts, neve
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from sscbench.records.versioning import DerivedDocument
 
 ANALYSIS_SCHEMA_VERSION = 3
 
@@ -177,8 +179,11 @@ class PairedRow(_Row):
     adopted_variant_only: int
 
 
-class AnalysisResult(_Row):
+class AnalysisResult(_Row, DerivedDocument):
     """Everything an analysis of one run set produced."""
+
+    SCHEMA: ClassVar[int] = ANALYSIS_SCHEMA_VERSION
+    REGENERATE: ClassVar[str] = "`sscbench report RUNDIR`"
 
     schema_version: int = ANALYSIS_SCHEMA_VERSION
     sensitivity: str

@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from sscbench.oracles.base import OracleSetting, Verdict
 from sscbench.oracles.dataset import ARRIVAL_STRATA, Item
+from sscbench.records.versioning import DerivedDocument
 
 
 @dataclass(frozen=True)
@@ -204,8 +206,10 @@ class OracleScores(BaseModel):
     strata: dict[str, StratumScore] = {}
 
 
-class ScoresFile(BaseModel):
+class ScoresFile(DerivedDocument):
     """``scores.json``: every evaluated oracle, in evaluation order."""
+
+    REGENERATE: ClassVar[str] = "`sscbench oracles evaluate`"
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

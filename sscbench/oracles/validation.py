@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict
 from rich.table import Table
@@ -31,6 +31,7 @@ from sscbench.oracles.evaluate import OracleResult, run_oracle, write_results
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, ground_truths, truth_of
 from sscbench.records.ledger import Ledger
+from sscbench.records.versioning import DerivedDocument
 from sscbench.review.agreement import Reference
 from sscbench.review.compare import Comparison, compare_with_reference
 from sscbench.review.labels import Mark
@@ -49,8 +50,10 @@ class Agreement(BaseModel):
     compared: int
 
 
-class ComparisonRecord(BaseModel):
+class ComparisonRecord(DerivedDocument):
     """``comparison.json``: the automatic labels against a reference (Table III(b))."""
+
+    REGENERATE: ClassVar[str] = "`sscbench oracles evaluate` (or `sscbench demo`)"
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -49,3 +49,37 @@ class VersionedRecord(BaseModel):
         if isinstance(data, dict) and data.get("schema_version") == 1:
             data.pop("schema_version")
         return data
+
+
+class DerivedDocument(BaseModel):
+    """Base of a whole-file result derived from ledgers (``analysis.json``,
+    ``scores.json``, ``comparison.json``), which carries ``schema_version`` explicitly.
+
+    Such a file is never upgraded: it is recomputed from the records it was derived from,
+    which are. So a file of another version is refused before its fields are read — one
+    message that names both versions and the command that regenerates it, instead of a
+    validation error per renamed field.
+    """
+
+    SCHEMA: ClassVar[int] = 1
+    """The version this SSCBench reads and writes."""
+    REGENERATE: ClassVar[str] = "the command that wrote it"
+    """How to regenerate the file from its run set, for the refusal message."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _same_version(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            version = data.get("schema_version", 1)
+            if isinstance(version, int) and version > cls.SCHEMA:
+                raise ValueError(
+                    f"schema_version {version} is newer than this SSCBench reads "
+                    f"({cls.SCHEMA}); upgrade sscbench"
+                )
+            if isinstance(version, int) and version < cls.SCHEMA:
+                raise ValueError(
+                    f"schema_version {version} was written by an older SSCBench (this one "
+                    f"reads {cls.SCHEMA}); it is derived from the run set, so regenerate it "
+                    f"with {cls.REGENERATE}"
+                )
+        return data
