@@ -4,7 +4,7 @@ recorded task relevance) or refused with one line that names both versions and t
 that regenerates the file (derived results: ``analysis.json``, ``scores.json``,
 ``comparison.json``), never half-read.
 
-``tests/fixtures/records/documents/<name>-v<N>.json`` were written by the version-N
+``tests/fixtures/documents/<name>-v<N>.json`` were written by the version-N
 writers; never edit or regenerate them.
 """
 
@@ -23,7 +23,7 @@ from sscbench.oracles.metrics import ScoresFile
 from sscbench.oracles.validation import ComparisonRecord
 from sscbench.user_files import validation_problem
 
-DOCUMENTS = Path(__file__).parent / "fixtures" / "records" / "documents"
+DOCUMENTS = Path(__file__).parent / "fixtures" / "documents"
 MODELS: dict[str, type[BaseModel]] = {
     "analysis": AnalysisResult,
     "scores": ScoresFile,

@@ -59,16 +59,12 @@ domain knowledge), so the generic runtime names no tool or field."""
 
 def chain_break(relation: str) -> ChainBreak | None:
     """The write-chain rule registered for ``relation`` (None: it has none)."""
-    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-ins)
-
     return CHAIN_BREAKS.get(relation) if relation in CHAIN_BREAKS else None
 
 
 def get_relation(name: str) -> Relation:
     """The registered relation ``name`` (built-ins and plugins), or a :class:`ConfigError`
     listing the known ones."""
-    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-ins)
-
     return RELATIONS.get(name)
 
 

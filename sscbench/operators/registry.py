@@ -30,14 +30,10 @@ def register_operator(cls: OperatorClass) -> OperatorClass:
 
 
 def get_operator(name: str, **params: Any) -> Operator[Any]:
-    """Instantiate a registered operator (built-ins are registered on first use)."""
-    import sscbench.operators.builtin  # noqa: F401  (registers the reference operators)
-
+    """Instantiate a registered operator (built-ins and plugins load on first lookup)."""
     return OPERATORS.get(name)(**params)
 
 
 def operator_names() -> list[str]:
     """Names of all registered operators, built-ins included."""
-    import sscbench.operators.builtin  # noqa: F401
-
     return OPERATORS.names()

@@ -105,8 +105,6 @@ def _check_suppression(contract: FaultContract, spec: WriteSuppression) -> str |
 
 def check_validity(contract: FaultContract) -> tuple[str, str] | None:
     """``(check, reason)`` of the first failed generic check, or ``None`` when valid."""
-    import sscbench.fault_contracts.relations  # noqa: F401  (registers the built-in relations)
-
     if contract.refutation.relation not in RELATIONS:
         return "relation", f"refutation relation {contract.refutation.relation!r} is not registered"
     if contract.injected_value == contract.authoritative_value:

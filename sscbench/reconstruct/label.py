@@ -121,8 +121,6 @@ class EventClassifier(Protocol):
 
 def rules_for(operator: str) -> UseRules:
     """The operator's registered rule set, or the generic value-centric rules."""
-    import sscbench.reconstruct.rules  # noqa: F401  (registers the built-in rule sets)
-
     factory = USE_RULES.get(operator) if operator in USE_RULES else GenericRules
     return factory()
 

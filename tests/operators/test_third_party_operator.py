@@ -86,10 +86,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     gets a private copy of its entries and forgets it has loaded plugins; everything is
     restored afterwards, and the plugin modules are unloaded.
     """
-    # Register the built-ins before copying the entries, or they would land in the copy.
-    import sscbench.fault_contracts.relations
-    import sscbench.operators.builtin  # noqa: F401
-
+    # Register the built-ins (entry points, like any plugin) before copying the entries, or
+    # they would land in the copy.
     for registry in (OPERATORS, RELATIONS):
         registry.names()  # load whatever is installed now into the real registry
         monkeypatch.setattr(registry, "_entries", dict(registry._entries))

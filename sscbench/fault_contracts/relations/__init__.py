@@ -1,15 +1,2 @@
-"""Built-in refutation relations, one per module, registered on import."""
-
-from sscbench.fault_contracts.relations import (
-    payment_id_category,
-    post_write_read_back,
-    product_variant_binding,
-    round_trip_order,
-)
-
-__all__ = [
-    "payment_id_category",
-    "post_write_read_back",
-    "product_variant_binding",
-    "round_trip_order",
-]
+"""Built-in refutation relations, one per module. Each module registers its relation on
+import; the package's ``sscbench.relations`` entry points name them, as a plugin's would."""

@@ -1,5 +1,2 @@
-"""Built-in use-rule sets, one per reference operator, registered on import."""
-
-from sscbench.reconstruct.rules import item_option, pay_source, return_date, write_effect
-
-__all__ = ["item_option", "pay_source", "return_date", "write_effect"]
+"""Built-in use-rule sets, one per reference operator. Each module registers its set on
+import; the package's ``sscbench.use_rules`` entry points name them, as a plugin's would."""

@@ -54,8 +54,8 @@ from sscbench.registry import Registry
 
 HANDOFF_TOOLS = ("transfer_to_human_agents",)
 RECORD_PHRASE = re.compile(
-    r"(?P<path>\w+(?:\.\w+(?: \w+)*)*) of (?P<etype>reservation|order|user|product) (?P<id>\S+?) is "
-    r"(?P<value>.+?)\s*$"
+    r"(?P<path>\w+(?:\.\w+(?: \w+)*)*) of "
+    r"(?P<etype>reservation|order|user|product) (?P<id>\S+?) is (?P<value>.+?)\s*$"
 )
 """"<path> of <entity> <id> is <value>": a statement that names its own fact exactly (an
 option name in the path may hold spaces: ``items.3.options.skin tone``)."""
