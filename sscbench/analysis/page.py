@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from html import escape
 
+from sscbench.analysis.templating import Markup, render
 from sscbench.analysis.viewer import VIEWER_CSS, VIEWER_SCRIPT
 
 PAGE_CSS = """
@@ -63,17 +63,11 @@ def content_security_policy(style: str, script: str) -> str:
 def page(title: str, body: str) -> str:
     """A complete self-contained HTML document around ``body`` (already escaped HTML)."""
     style = PAGE_CSS + VIEWER_CSS
-    csp = content_security_policy(style, VIEWER_SCRIPT)
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
-        f'<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="referrer" content="no-referrer">'
-        '<link rel="icon" href="data:,">'
-        f"<title>{escape(title)}</title>"
-        f"<style>{style}</style></head>\n<body>\n{body}\n"
-        f"<script>{VIEWER_SCRIPT}</script>\n</body></html>\n"
+    return render(
+        "page.html.j2",
+        title=title,
+        csp=content_security_policy(style, VIEWER_SCRIPT),
+        style=Markup(style),
+        script=Markup(VIEWER_SCRIPT),
+        body=Markup(body),
     )
-
-

@@ -24,9 +24,8 @@ import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from html import escape
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from sscbench import __version__
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
@@ -42,6 +41,7 @@ from sscbench.analysis.tables import (
     table_rows,
     write_tables,
 )
+from sscbench.analysis.templating import Markup, render
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
@@ -52,6 +52,7 @@ __all__ = [
     "REPORT_FILE",
     "TRAJECTORIES_FILE",
     "ReportFiles",
+    "Section",
     "check_report_dir",
     "content_security_policy",
     "model_of",
@@ -73,69 +74,59 @@ ViewerMode = Literal["auto", "embed", "link"]
 # --------------------------------------------------------------------------- tables
 
 
-def rate_cell(rate: Rate) -> str:
-    """A rate as an HTML cell body: share, interval (method), counts n/d/clusters."""
-    counts = f'<span class="n">{rate.numerator}/{rate.denominator}/{rate.clusters}</span>'
+@dataclass(frozen=True)
+class Section:
+    """A report section another part of SSCBench adds (its body already rendered, escaped
+    by its own template), placed before the validation section and listed in the contents."""
+
+    id: str
+    title: str
+    body: Markup
+
+
+def rate_view(rate: Rate) -> dict[str, str | None]:
+    """A rate as its cell shows it: share, interval with its method, counts n/d/clusters."""
+    counts = f"{rate.numerator}/{rate.denominator}/{rate.clusters}"
     if rate.value is None:
-        return f'<span class="empty">–</span><br>{counts}'
+        return {"share": None, "ci": None, "method": None, "counts": counts}
     low, high = rate.interval.low, rate.interval.high
-    ci = ""
-    if low is not None and high is not None:
-        method = {"wilson": "W", "cluster_bootstrap": "B", "none": ""}[rate.interval.method]
-        ci = f' <span class="ci">[{low:.2f}, {high:.2f}]<sup>{method}</sup></span>'
-    return f'<span class="v">{fmt_share(rate.value)}</span>{ci}<br>{counts}'
+    ci = None if low is None or high is None else f"[{low:.2f}, {high:.2f}]"
+    method = {"wilson": "W", "cluster_bootstrap": "B", "none": ""}[rate.interval.method]
+    return {"share": fmt_share(rate.value), "ci": ci, "method": method, "counts": counts}
 
 
-def html_table(result: AnalysisResult, table: str) -> str:
-    """One presented table (caption, operator, configuration, value columns)."""
+def table_view(result: AnalysisResult, table: str) -> dict[str, Any]:
+    """One presented table (caption, operator, configuration, value columns) for the
+    ``data_table`` macro; the funnel gets its "all" row."""
     caption, columns = PRESENTED[table]
     rows = table_rows(result, table)
-    head = "".join(f"<th>{escape(c.header)}</th>" for c in columns)
-    body: list[str] = []
-    for row in rows:
-        cells = [
-            f'<td class="key">{escape(str(row.operator))}</td>',
-            f'<td class="key">{escape(str(row.configuration))}</td>',
+    body = [
+        [
+            str(row.operator),
+            str(row.configuration),
+            *(
+                rate_view(v) if isinstance(v, Rate) else str(v)
+                for v in (column.cell(row) for column in columns)
+            ),
         ]
-        for column in columns:
-            value = column.cell(row)
-            cells.append(
-                f"<td>{rate_cell(value)}</td>"
-                if isinstance(value, Rate)
-                else f"<td>{escape(str(value))}</td>"
-            )
-        body.append(f"<tr>{''.join(cells)}</tr>")
-    if table == "funnel" and rows:
-        body.append(_funnel_total(rows))
-    if not rows:
-        body.append(f'<tr><td colspan="{len(columns) + 2}" class="empty">no rows</td></tr>')
-    return (
-        f'<div class="table-wrap"><table class="data" id="table-{table}">'
-        f"<caption>{escape(caption)}</caption>"
-        f'<thead><tr><th class="key">operator</th><th class="key">configuration</th>{head}'
-        f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
-    )
+        for row in rows
+    ]
+    return {
+        "id": f"table-{table}",
+        "caption": caption,
+        "head": ["operator", "configuration", *(c.header for c in columns)],
+        "rows": body,
+        "total": _funnel_total(rows) if table == "funnel" and rows else None,
+    }
 
 
-def configuration_table(result: AnalysisResult, models: dict[str, str]) -> str:
+def configuration_view(result: AnalysisResult, models: dict[str, str]) -> dict[str, Any]:
     """Configurations and the scale of their execution (the paper's Table I)."""
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "configuration",
-            "agent",
-            "model and decoding",
-            "repetitions",
-            "gated",
-            "scheduled",
-            "observed",
-            "triggered",
-        )
-    )
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f"<td>{escape(str(v))}</td>"
+    head = ["configuration", "agent", "model and decoding", "repetitions", "gated"]
+    head += ["scheduled", "observed", "triggered"]
+    rows = [
+        [
+            str(v)
             for v in (
                 row.configuration,
                 row.agent,
@@ -146,35 +137,25 @@ def configuration_table(result: AnalysisResult, models: dict[str, str]) -> str:
                 row.observed,
                 row.triggered,
             )
-        )
-        + "</tr>"
+        ]
         for row in result.configurations
-    )
-    return (
-        '<div class="table-wrap"><table class="data" id="table-configurations">'
-        "<caption>Configurations and execution scale (faulted runs, every repetition)</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
+    ]
+    caption = "Configurations and execution scale (faulted runs, every repetition)"
+    return {"caption": caption, "head": head, "rows": rows}
 
 
-def _boundary_note(result: AnalysisResult) -> str:
-    """The paper's caveat, shown when a cluster-bootstrap interval lies on 0 or 1."""
+def _on_boundary(result: AnalysisResult) -> bool:
+    """Whether the paper's caveat applies: a cluster-bootstrap interval lies on 0 or 1."""
     rates = [
         rate
         for row in result.adoption
         for rate in (row.a_t, row.a_p, row.a_before, row.a_after, row.a_absent)
         if rate.interval.method == "cluster_bootstrap"
     ]
-    if not any(r.interval.low in (0.0, 1.0) and r.interval.high in (0.0, 1.0) for r in rates):
-        return ""
-    return (
-        '<p class="note">A cluster-bootstrap interval on the all-zero or all-one boundary '
-        "describes only the observed clusters; it does not mean certainty about the "
-        "population.</p>"
-    )
+    return any(r.interval.low in (0.0, 1.0) and r.interval.high in (0.0, 1.0) for r in rates)
 
 
-def _funnel_total(rows: Sequence[TableRow]) -> str:
+def _funnel_total(rows: Sequence[TableRow]) -> list[str]:
     """The funnel's "all" row: every count summed, shown through the funnel's own columns."""
     funnel = [r for r in rows if isinstance(r, FunnelRow)]
     counts = {
@@ -183,8 +164,7 @@ def _funnel_total(rows: Sequence[TableRow]) -> str:
         if info.annotation is int
     }
     total = FunnelRow(operator="all", configuration="", **counts)
-    body = "".join(f"<td>{escape(str(c.cell(total)))}</td>" for c in PRESENTED["funnel"][1])
-    return f'<tr class="total"><td class="key">all</td><td class="key"></td>{body}</tr>'
+    return ["all", "", *(str(c.cell(total)) for c in PRESENTED["funnel"][1])]
 
 
 # --------------------------------------------------------------------------- report
@@ -207,29 +187,36 @@ class ReportFiles:
         return self.out_dir / self.report
 
 
-def _figure(name: str, svg: bytes, path: str) -> str:
-    title = FIGURES[name][0]
-    captions = {
-        "adoption_by_arrival": (
-            "A_T (triggered runs), A_P (population P) and a_s per arrival stratum, per operator "
-            "and configuration, with 95% intervals. Under each bar: adopted / evaluable / "
-            "clusters. Empty strata keep their slot (0/0/0, “n/a”)."
-        ),
-        "q_u": (
-            "q_U = P(T_E < T_U | A=1, P) per configuration with 95% intervals; under each bar: "
-            "adopted runs refuted before their first reliance / adopted runs / clusters."
-        ),
-        "reliance_gap": (
-            "T_U − T_E per adopted run in P: negative when the agent relied on v′ before the "
-            "refutation was complete, positive when it relied on v′ after it; the ∞ bucket "
-            "holds adopted runs whose history never refuted v′."
-        ),
-    }
-    return (
-        f'<figure id="fig-{name}"><img src="{data_uri(svg)}" alt="{escape(title)}">'
-        f"<figcaption><b>{escape(title)}.</b> {escape(captions[name])} "
-        f'(<a href="{escape(path)}">SVG</a>)</figcaption></figure>'
-    )
+CAPTIONS = {
+    "adoption_by_arrival": (
+        "A_T (triggered runs), A_P (population P) and a_s per arrival stratum, per operator "
+        "and configuration, with 95% intervals. Under each bar: adopted / evaluable / "
+        "clusters. Empty strata keep their slot (0/0/0, “n/a”)."
+    ),
+    "q_u": (
+        "q_U = P(T_E < T_U | A=1, P) per configuration with 95% intervals; under each bar: "
+        "adopted runs refuted before their first reliance / adopted runs / clusters."
+    ),
+    "reliance_gap": (
+        "T_U − T_E per adopted run in P: negative when the agent relied on v′ before the "
+        "refutation was complete, positive when it relied on v′ after it; the ∞ bucket "
+        "holds adopted runs whose history never refuted v′."
+    ),
+}
+TOC = (
+    ("summary", "Summary"),
+    ("funnel", "Funnel"),
+    ("adoption", "Adoption by arrival"),
+    ("arrival", "Arrival"),
+    ("timing", "Reliance timing"),
+    ("reformulation", "Reformulations"),
+    ("stance", "Y_end"),
+    ("noise", "Noise floor"),
+    ("validation", "Validation"),
+    ("methods", "Methods"),
+    ("files", "Files"),
+    ("trajectories", "Trajectories"),
+)
 
 
 def render_report(
@@ -242,114 +229,57 @@ def render_report(
     problems: Sequence[str] = (),
     models: dict[str, str] | None = None,
     validation: str | None = None,
+    sections: Sequence[Section] = (),
 ) -> str:
     """The report page. ``viewer_html`` (the viewer's section) is embedded when given,
     otherwise :data:`TRAJECTORIES_FILE` is linked;
     ``models`` names each configuration's model and decoding (from its ledgers);
-    ``validation`` is the rendered validation section (Tables II, III(b), V)."""
-    toc = [
-        ("summary", "Summary"),
-        ("funnel", "Funnel"),
-        ("adoption", "Adoption by arrival"),
-        ("arrival", "Arrival"),
-        ("timing", "Reliance timing"),
-        ("reformulation", "Reformulations"),
-        ("stance", "Y_end"),
-        ("noise", "Noise floor"),
-        ("validation", "Validation"),
-        ("methods", "Methods"),
-        ("files", "Files"),
-        ("trajectories", "Trajectories"),
-    ]
-    nav = "".join(f'<a href="#{k}">{escape(v)}</a>' for k, v in toc)
+    ``validation`` is the rendered validation section (Tables II, III(b), V);
+    ``sections`` are further sections, placed before the validation."""
+    at = [k for k, _ in TOC].index("validation")
+    toc = [*TOC[:at], *((x.id, x.title) for x in sections), *TOC[at:]]
     repetitions = "every repetition" if result.sensitivity == "all_repetitions" else "r0"
-    meta = (
-        f"sensitivity: <b>{escape(result.sensitivity)}</b> · population: {repetitions} of each "
-        "configuration, target-value controls "
-        f"{'included' if result.sensitivity == 'controls_included' else 'kept for arrival only'}"
-        f" · bootstrap B = "
-        f"{result.bootstrap_replicates} · seed {result.seed} · analysis schema "
-        f"{result.schema_version} · sscbench {escape(__version__)}<br>{len(labels)} labelled runs "
-        f"(every repetition) in the trajectory viewer; the tables and figures count {repetitions}"
+    controls = "included" if result.sensitivity == "controls_included" else "kept for arrival only"
+    presented = ["funnel", "adoption", "arrival", "timing", "reformulation", "stance"]
+    presented += ["stance_by_stratum", "noise"] + (["paired"] if result.paired else [])
+    tables: dict[str, Any] = {name: table_view(result, name) for name in presented}
+    tables.setdefault("paired", None)
+    body = render(
+        "report.html.j2",
+        result=result,
+        version=__version__,
+        repetitions=repetitions,
+        controls=controls,
+        n_labels=len(labels),
+        toc=toc,
+        how_to_read=Markup(HOW_TO_READ),
+        problems=list(problems),
+        configurations=configuration_view(result, models or {}),
+        tables=tables,
+        figures={
+            name: {
+                "name": name,
+                "title": FIGURES[name][0],
+                "caption": CAPTIONS[name],
+                "src": data_uri(figures[name]),
+                "path": figure_paths[name],
+            }
+            for name in CAPTIONS
+        },
+        boundary_note=_on_boundary(result),
+        extra_sections=list(sections),
+        validation=Markup(NOT_VALIDATED if validation is None else validation),
+        methods=Markup(METHODS),
+        files=[files.json, *files.csv.values(), *files.latex.values(), *figure_paths.values()],
+        viewer=None if viewer_html is None else Markup(viewer_html),
+        trajectories_file=TRAJECTORIES_FILE,
     )
-    parts = [
-        "<header><h1>SSCBench report</h1>",
-        f'<p class="meta">{meta}</p><nav class="toc">{nav}</nav></header><main>',
-        f'<section id="summary"><h2>Summary</h2>{HOW_TO_READ}',
-    ]
-    if problems:
-        items = "".join(f"<li>{escape(p)}</li>" for p in problems)
-        parts.append(f'<ul class="problems">{items}</ul>')
-    parts.append("</section>")
-    parts.append(
-        '<section id="funnel"><h2>Funnel</h2>'
-        f"{configuration_table(result, models or {})}{html_table(result, 'funnel')}</section>"
-    )
-    parts.append(
-        '<section id="adoption"><h2>Adoption by arrival</h2>'
-        + _figure(
-            "adoption_by_arrival",
-            figures["adoption_by_arrival"],
-            figure_paths["adoption_by_arrival"],
-        )
-        + html_table(result, "adoption")
-        + _boundary_note(result)
-        + "</section>"
-    )
-    parts.append(f'<section id="arrival"><h2>Arrival</h2>{html_table(result, "arrival")}</section>')
-    parts.append(
-        '<section id="timing"><h2>Reliance timing</h2>'
-        + _figure("q_u", figures["q_u"], figure_paths["q_u"])
-        + _figure("reliance_gap", figures["reliance_gap"], figure_paths["reliance_gap"])
-        + html_table(result, "timing")
-        + "</section>"
-    )
-    parts.append(
-        '<section id="reformulation"><h2>Reformulations</h2>'
-        f"{html_table(result, 'reformulation')}</section>"
-    )
-    parts.append(
-        f'<section id="stance"><h2>Y_end</h2>{html_table(result, "stance")}'
-        f"{html_table(result, 'stance_by_stratum')}</section>"
-    )
-    parts.append(f'<section id="noise"><h2>Noise floor</h2>{html_table(result, "noise")}</section>')
-    if result.paired:
-        parts.append(
-            '<section id="paired"><h2>Paired interface checks</h2>'
-            f"{html_table(result, 'paired')}</section>"
-        )
-    parts.append(
-        '<section id="validation"><h2>Measurement validation</h2>'
-        f"{NOT_VALIDATED if validation is None else validation}</section>"
-    )
-    parts.append(f'<section id="methods"><h2>Methods</h2>{METHODS}</section>')
-    listed = [files.json, *files.csv.values(), *files.latex.values(), *figure_paths.values()]
-    file_items = "".join(f'<li><a href="{escape(p)}">{escape(p)}</a></li>' for p in listed)
-    parts.append(
-        '<section id="files"><h2>Files</h2><p class="note">Beside this page: the whole '
-        "analysis as JSON, every table as CSV and as a booktabs LaTeX table, and the figures "
-        f'as SVG.</p><ul class="files">{file_items}</ul></section>'
-    )
-    parts.append('<section id="trajectories"><h2>Trajectories</h2>')
-    if viewer_html is not None:
-        parts.append(viewer_html)
-    else:
-        parts.append(
-            f'<p>The {len(labels)} labelled runs are on their own page: '
-            f'<a href="{TRAJECTORIES_FILE}">{TRAJECTORIES_FILE}</a> (an index that loads each '
-            "run when it is opened).</p>"
-        )
-    parts.append("</section></main>")
-    return page(f"SSCBench report — {result.sensitivity}", "".join(parts))
+    return page(f"SSCBench report — {result.sensitivity}", body)
 
 
 def trajectories_page(viewer_html: str) -> str:
     """The viewer's index as a standalone page (when there are too many runs to embed)."""
-    body = (
-        "<header><h1>SSCBench trajectories</h1>"
-        f'<p class="meta"><a href="{REPORT_FILE}">back to the report</a></p></header>'
-        f"<main>{viewer_html}</main>"
-    )
+    body = render("trajectories.html.j2", report_file=REPORT_FILE, viewer=Markup(viewer_html))
     return page("SSCBench trajectories", body)
 
 

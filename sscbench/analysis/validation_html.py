@@ -4,16 +4,18 @@ Validation is computed by ``sscbench oracles evaluate`` (and by ``sscbench demo`
 write ``oracle_eval/scores.json`` and ``oracle_eval/comparison.json`` beside the runs; the
 report only renders them, so it never re-judges anything and never needs a key. Which
 reference the numbers are against (an adjudicated human review, or the scripted agents'
-truth standing in for one) is stated above the tables. All text is escaped.
+truth standing in for one) is stated above the tables. The markup is a template
+(``templates/validation.html.j2``); every value is escaped.
 """
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
+from sscbench.analysis.templating import Markup, render
 from sscbench.oracles.evaluate import SCORES_FILE
 from sscbench.oracles.metrics import OracleScores, ScoresFile, StratumScore
 from sscbench.oracles.validation import COMPARISON_FILE, ComparisonRecord
@@ -35,31 +37,30 @@ def _share(num: int, den: int) -> str:
     return f"{num / den:.2f} ({num}/{den})" if den else f"– ({num}/{den})"
 
 
-def _table(caption: str, head: list[str], rows: list[list[str]]) -> str:
-    th = "".join(f"<th>{escape(h)}</th>" for h in head)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-    if not rows:
-        body = f'<tr><td colspan="{len(head)}" class="empty">no rows</td></tr>'
-    return (
-        f'<div class="table-wrap"><table class="data"><caption>{escape(caption)}</caption>'
-        f"<thead><tr>{th}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
+Table = dict[str, Any]
+"""A table for the ``data_table`` macro: caption, head, rows of text cells."""
 
 
-def _comparison(record: ComparisonRecord) -> str:
+def _table(caption: str, head: list[str], rows: list[list[str]]) -> Table:
+    return {"caption": caption, "head": head, "rows": rows}
+
+
+def _comparison(record: ComparisonRecord) -> tuple[dict[str, Any], Table]:
     rows = [
         [q, str(a.agree), str(a.compared), _share(a.agree, a.compared)]
         for q, a in record.quantities.items()
     ]
-    note = f'<p class="note">Reference: {escape(REFERENCE[record.reference])}.'
-    if record.reference == "truth":
-        note += " T_E is not compared: the stand-in takes it from the reconstructor."
-    note += f" {len(record.mismatches)} mismatches are listed in {EVAL_DIR}/{COMPARISON_FILE}.</p>"
+    note = {
+        "reference": REFERENCE[record.reference],
+        "truth": record.reference == "truth",
+        "mismatches": len(record.mismatches),
+        "file": f"{EVAL_DIR}/{COMPARISON_FILE}",
+    }
     head = ["quantity", "agree", "compared", "agreement"]
-    return note + _table("Table III(b) — automatic labels against the reference", head, rows)
+    return note, _table("Table III(b) — automatic labels against the reference", head, rows)
 
 
-def _settings(scores: ScoresFile) -> str:
+def _settings(scores: ScoresFile) -> Table:
     rows = []
     for name, entry in scores.oracles.items():
         s = entry.setting
@@ -101,7 +102,7 @@ def _scored(scores: ScoresFile) -> dict[str, OracleScores]:
     return {n: e for n, e in scores.oracles.items() if not e.skipped}
 
 
-def _scores(scores: ScoresFile) -> str:
+def _scores(scores: ScoresFile) -> Table:
     head = ["oracle", "stratum", "scored", "precision", "recall", "F1", "FPR clean"]
     head += ["FPR non-adopted", "coverage", "T_U exact", "T_U ±1"]
     rows = [
@@ -114,7 +115,7 @@ def _scores(scores: ScoresFile) -> str:
     return _table(caption, head, rows)
 
 
-def _per_operator(scores: ScoresFile) -> str:
+def _per_operator(scores: ScoresFile) -> Table:
     done = _scored(scores)
     operators = list(
         dict.fromkeys(
@@ -142,17 +143,26 @@ def _per_operator(scores: ScoresFile) -> str:
 def validation_section(run_root: Path) -> str:
     """The section body: the three tables, or how to produce them."""
     directory = run_root / EVAL_DIR
-    parts = []
+    comparison: dict[str, Any] | None = None
+    tables: list[Table] = []
+    problem: str | None = None
     try:
-        comparison = directory / COMPARISON_FILE
-        if comparison.is_file():
-            record = ComparisonRecord.model_validate_json(comparison.read_bytes())
-            parts.append(_comparison(record))
+        path = directory / COMPARISON_FILE
+        if path.is_file():
+            comparison, table = _comparison(
+                ComparisonRecord.model_validate_json(path.read_bytes())
+            )
+            tables.append(table)
         path = directory / SCORES_FILE
         if path.is_file():
             scores = ScoresFile.model_validate_json(path.read_bytes())
-            parts += [_settings(scores), _scores(scores), _per_operator(scores)]
+            tables += [_settings(scores), _scores(scores), _per_operator(scores)]
     except (OSError, ValidationError) as exc:
         problem = f"{directory} is unreadable: {str(exc).splitlines()[0][:300]}"
-        return f'<ul class="problems"><li>{escape(problem)}</li></ul>'
-    return "".join(parts) if parts else NOT_VALIDATED
+    return render(
+        "validation.html.j2",
+        problem=problem,
+        comparison=comparison,
+        tables=tables,
+        not_validated=Markup(NOT_VALIDATED),
+    ).strip()
