@@ -11,18 +11,15 @@ have been adopted.
 
 from __future__ import annotations
 
+from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.reconstruct.label import fault_step, label_run
-from sscbench.records.ledger import iter_jsonl
 from sscbench.runs.episode import HIDDEN_FILE
 
 
 def _confirmed_deliveries(trajectory: Trajectory) -> int:
-    path = trajectory.run_dir / HIDDEN_FILE
-    if not path.is_file():
-        return 0
-    return sum(obj.get("kind") == "fault_delivery" for _, obj in iter_jsonl(path))
+    return len(read_fault_deliveries(trajectory.run_dir / HIDDEN_FILE) or ())
 
 
 class ReconstructorOracle:

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.refutation import get_relation, refutation_arrival
 from sscbench.json_paths import get_path
@@ -23,7 +24,7 @@ from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
 from sscbench.records.events import AgentMessage, AgentToolCall
-from sscbench.records.ledger import Ledger, iter_jsonl, read_ledger
+from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.user_files import validation_problem
 
@@ -53,13 +54,6 @@ def fault_step(contract: FaultContract, history: History) -> int | None:
                 ):
                     return d.step
     return None
-
-
-def _hidden_deliveries(run_dir: Path) -> list[dict[str, Any]] | None:
-    path = run_dir / HIDDEN_FILE
-    if not path.exists():
-        return None
-    return [obj for _, obj in iter_jsonl(path) if obj.get("kind") == "fault_delivery"]
 
 
 def _first(uses: list[Use], pred: Any, label: str) -> EventTime:
@@ -163,13 +157,13 @@ def triggered_state(run_dir: Path, t_f_step: int | None) -> tuple[bool | None, s
     """Whether the fault reached the model, and why: the ledger must show the fault-bearing
     observation *and* the intervention log must confirm its delivery at that step (the log
     can confirm, never establish, a delivery)."""
-    deliveries = _hidden_deliveries(run_dir)
+    deliveries = read_fault_deliveries(run_dir / HIDDEN_FILE)
     if deliveries is None:
         return None, "no hidden log to confirm the intervention"
     if t_f_step is None:
         return False, "the fault-bearing observation was never delivered"
     if any(
-        d["step"] == t_f_step and d["role"] == "fault" and (d["effective"] or d["control"])
+        d.step == t_f_step and d.role == "fault" and (d.effective or d.control)
         for d in deliveries
     ):
         return True, f"fault delivered at step {t_f_step}, confirmed by the intervention log"

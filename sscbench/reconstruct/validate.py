@@ -19,6 +19,7 @@ from pydantic import Field, TypeAdapter, ValidationError
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.errors import LedgerError
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.label import label_run
@@ -95,17 +96,15 @@ def ground_truth(run_dir: Path, ledger: Ledger | None = None) -> GroundTruth | N
         return None
     contract = FaultContract.model_validate(ledger.header.fault)
     deliveries = [
-        o
-        for _, o in iter_jsonl(run_dir / HIDDEN_FILE)
-        if o.get("kind") == "fault_delivery"
-        and o["role"] == "fault"
-        and (o["effective"] or o["control"])
+        d
+        for d in read_fault_deliveries(run_dir / HIDDEN_FILE) or ()
+        if d.role == "fault" and (d.effective or d.control)
     ]
     if not deliveries:
         return GroundTruth(False, None, None, None, None, None, ledger.header.run_id)
-    t_f = min(int(o["step"]) for o in deliveries)
+    t_f = min(d.step for d in deliveries)
     # Payloads of suppressed writes assert an effect that never happened.
-    suppressed = {int(o["step"]) for o in deliveries if o["action"] == "suppress"}
+    suppressed = {d.step for d in deliveries if d.action == "suppress"}
     targets = affected(contract)
     end = None
     if contract.operator == "write_effect":

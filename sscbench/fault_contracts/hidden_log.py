@@ -1,0 +1,37 @@
+"""Reading the intervention log's fault deliveries back as typed records.
+
+Every consumer that asks "was the fault delivered, and where?" (reconstruction's trigger
+check, validation against the scripted truth, the reconstructor oracle) reads the same
+records through :func:`read_fault_deliveries`, so a renamed field or a newer log version
+fails in one place with one message instead of as a ``KeyError`` in several.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from sscbench.errors import LedgerError
+from sscbench.fault_contracts.injection import FaultDelivery
+from sscbench.records.ledger import iter_jsonl
+
+
+def read_fault_deliveries(path: Path) -> list[FaultDelivery] | None:
+    """The ``fault_delivery`` records of the hidden log at ``path`` in file order; ``None``
+    when the run has no hidden log (so nothing can confirm an intervention)."""
+    if not path.exists():
+        return None
+    out: list[FaultDelivery] = []
+    for number, obj in iter_jsonl(path):
+        if obj.get("kind") != "fault_delivery":
+            continue
+        try:
+            out.append(FaultDelivery.model_validate(obj))
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"]) or "record"
+            raise LedgerError(
+                path, number, f"not a fault delivery record ({where}: {first['msg']})"
+            ) from None
+    return out
