@@ -103,7 +103,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
             }
             for c in experiment.configurations
         ],
-    }
+    } | ({} if experiment.arrival is None else {"arrival": experiment.arrival.describe()})
 
 
 OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency", "executor", "schema_version")
