@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from sscbench import __version__
+from sscbench.analysis.arrival import arrival_report_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
@@ -242,6 +243,7 @@ def render_report(
     problems: Sequence[str] = (),
     models: dict[str, str] | None = None,
     validation: str | None = None,
+    arrival: str | None = None,
 ) -> str:
     """The report page. ``viewer_html`` (the viewer's section) is embedded when given,
     otherwise :data:`TRAJECTORIES_FILE` is linked;
@@ -256,6 +258,7 @@ def render_report(
         ("reformulation", "Reformulations"),
         ("stance", "Y_end"),
         ("noise", "Noise floor"),
+        *([("arrival-intervention", "Arrival intervention")] if arrival else []),
         ("validation", "Validation"),
         ("methods", "Methods"),
         ("files", "Files"),
@@ -317,6 +320,11 @@ def render_report(
         parts.append(
             '<section id="paired"><h2>Paired interface checks</h2>'
             f"{html_table(result, 'paired')}</section>"
+        )
+    if arrival:  # analysis/arrival.py (already escaped)
+        parts.append(
+            '<section id="arrival-intervention"><h2>Arrival intervention</h2>'
+            f"{arrival}</section>"
         )
     parts.append(
         '<section id="validation"><h2>Measurement validation</h2>'
@@ -469,6 +477,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
+        arrival_report_section(labels, run_root, result.seed),
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

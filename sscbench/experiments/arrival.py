@@ -58,9 +58,10 @@ class ArrivalDesign:
     k: int | None = None
     seed: int = 0
 
-    def describe(self) -> dict[str, Any]:
-        """The design as written to ``experiment.json``."""
+    def describe(self, units: list[dict[str, Any]]) -> dict[str, Any]:
+        """The design and every unit's arm, as written to ``experiment.json``."""
         return {
+            "units": units,
             "arms": list(self.arms),
             "interface": self.interface,
             "k": self.k,
@@ -96,6 +97,35 @@ def assign_arms(
     order = list(design.arms)
     rng.shuffle(order)
     return {rep: order[i % len(order)] for i, rep in enumerate(sorted(reps))}
+
+
+def assignment(
+    design: ArrivalDesign,
+    cases: Sequence[Case],
+    configurations: Sequence[tuple[str, str, int | None]],
+    seeds: Sequence[int],
+) -> list[dict[str, Any]]:
+    """Every unit's arm, in a fixed order: ``configurations`` are (id, hash, repetitions)
+    as the plan runs them (a configuration may run only the first k repetitions)."""
+    out: list[dict[str, Any]] = []
+    for ident, config_hash, count in configurations:
+        reps = list(enumerate(seeds))[:count] if count else list(enumerate(seeds))
+        for case in cases:
+            if not eligible(case):
+                continue
+            arms = assign_arms(design, case.entry.case_id, config_hash, [r for r, _ in reps])
+            out.extend(
+                {
+                    "case": case.entry.case_id,
+                    "configuration": ident,
+                    "config_hash": config_hash,
+                    "repetition": rep,
+                    "seed": seed,
+                    "arm": arms[rep],
+                }
+                for rep, seed in reps
+            )
+    return out
 
 
 def resolve_design(

@@ -164,22 +164,16 @@ def _arrival_runs(experiment: Experiment, fault: list[ScheduledRun]) -> list[Sch
     design = experiment.arrival
     if design is None:
         return []
-    cases = {c.entry.case_id: c for c in experiment.cases if arrival.eligible(c)}
-    reps: dict[tuple[str, str], list[int]] = {}
-    for run in fault:
-        if run.key.case in cases:
-            reps.setdefault((run.key.case, run.key.config), []).append(run.key.repetition)
+    cases = {c.entry.case_id: c for c in experiment.cases}
+    arms = {
+        (u["case"], u["config_hash"], u["repetition"]): u["arm"] for u in arrival_units(experiment)
+    }
     out: list[ScheduledRun] = []
     for run in fault:
-        case = cases.get(run.key.case)
-        if case is None or run.contract is None:
-            continue
-        arm = arrival.assign_arms(
-            design, run.key.case, run.key.config, reps[(run.key.case, run.key.config)]
-        )[run.key.repetition]
-        if arm == "none":
-            continue  # the unit's main run is its observation
-        calls = arrival.delivery_calls(case)
+        arm = arms.get((run.key.case, run.key.config, run.key.repetition))
+        if arm is None or arm == "none" or run.contract is None:
+            continue  # not a unit, or observed by its main run
+        calls = arrival.delivery_calls(cases[run.key.case])
         plan = arrival.static_plan(design, arm, calls) or arrival.pending_plan(arm, design, calls)
         replayed = plan.trigger == "at_step" and plan.at_step is None
         item = arrival.tagged(run.key.case, arm)
@@ -196,3 +190,11 @@ def _arrival_runs(experiment: Experiment, fault: list[ScheduledRun]) -> list[Sch
             )
         )
     return out
+
+
+def arrival_units(experiment: Experiment) -> list[dict[str, Any]]:
+    """Every arrival unit with its arm (empty without ``arrival_arms``)."""
+    if experiment.arrival is None:
+        return []
+    configs = [(c.id, c.hash, c.repetitions) for c in experiment.configurations]
+    return arrival.assignment(experiment.arrival, experiment.cases, configs, experiment.seeds)
