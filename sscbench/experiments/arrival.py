@@ -145,7 +145,7 @@ def resolve_design(
         if arm in arms[:j]:
             problems.add(("arrival_arms", j), f"arm {arm!r} is listed twice")
     if "at_k" in arms and k is None:
-        problems.add(("arrival",), "the at_k arm needs a step: set arrival.k = <step>")
+        problems.add(("arrival_arms",), "the at_k arm needs a step: set k in an [arrival] table")
     if not any(eligible(c) for c in cases):
         problems.add(
             ("arrival_arms",),

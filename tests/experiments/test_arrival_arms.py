@@ -1,0 +1,150 @@
+"""Arrival arms through the one executor: the file keys, the seeded assignment, resume, and
+the expected adoption of the scripted references per arm (analysis/arrival.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sscbench.analysis.arrival import ArrivalAnalysis, analyse_arrival, arrival_section
+from sscbench.analysis.population import read_schedule
+from sscbench.analysis.quantities import analyze
+from sscbench.errors import ConfigError
+from sscbench.experiments import load_experiment, run_experiment
+from sscbench.experiments.arrival import ArrivalDesign, assign_arms
+from sscbench.experiments.plan import plan_runs
+from sscbench.experiments.status import STATUS_FILE, read_status
+from sscbench.reconstruct.label import label_dir
+
+Write = Callable[..., Path]
+
+CASES = ["write_effect/airline/11/0", "write_effect/airline/12/4"]
+ARMS = ["none", "at_fault", "before_use", "after_use", "at_k"]
+EXPERIMENT = f"""
+repetitions = 5
+concurrency = 2
+arrival_arms = {json.dumps(ARMS)}
+[arrival]
+k = 9
+[cases]
+ids = {json.dumps(CASES)}
+[[configurations]]
+id = "receptive"
+agent = "scripted:receptive"
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+"""
+
+
+def test_assignment_is_seeded_balanced_and_reproducible() -> None:
+    design = ArrivalDesign(arms=("none", "at_fault", "before_use", "after_use", "at_k"))
+    one = assign_arms(design, "c", "h", range(5))
+    assert sorted(one.values()) == sorted(design.arms)  # every arm once in 5 repetitions
+    assert one == assign_arms(design, "c", "h", range(5))
+    others = [assign_arms(design, f"c{i}", "h", range(5)) for i in range(8)]
+    assert any(o != one for o in others)  # shuffled per case
+    assert sorted(assign_arms(design, "c", "h", range(10)).values()).count("none") == 2
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('arrival_arms = ["at_k"]\n', "the at_k arm needs a step"),
+        ('arrival_arms = ["none", "none"]\n', "listed twice"),
+        ('arrival_arms = ["soon"]\n', "arrival_arms[0]"),
+        ("[arrival]\nk = 3\n", "set arrival_arms too"),
+    ],
+)
+def test_bad_arrival_keys_are_one_line_each(write: Write, extra: str, message: str) -> None:
+    text = extra + '[cases]\nids = ["write_effect/airline/11/0"]\n'
+    text += '[[configurations]]\nid = "a"\nagent = "scripted:hasty"\n'
+    with pytest.raises(ConfigError, match=r"exp\.toml:\d+: .*" + message.replace("[", r"\[")):
+        load_experiment(write(text))
+
+
+def test_arms_need_a_case_with_a_read_refutation(write: Write) -> None:
+    text = 'arrival_arms = ["at_fault"]\n[cases]\noperators = ["return_date"]\n'
+    text += '[[configurations]]\nid = "a"\nagent = "scripted:hasty"\n'
+    with pytest.raises(ConfigError, match="no selected case delivers its refutation by a read"):
+        load_experiment(write(text))
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ArrivalAnalysis]:
+    root = tmp_path_factory.mktemp("arrival")
+    source = root / "exp.toml"
+    source.write_text(EXPERIMENT.lstrip(), encoding="utf-8")
+    out = root / "out"
+    result = run_experiment(load_experiment(source), out)
+    assert not result.failed
+    analysis = analyse_arrival(label_dir(out), out)
+    assert analysis is not None
+    return out, analysis
+
+
+def _arm(analysis: ArrivalAnalysis, arm: str, config: str) -> float | None:
+    (row,) = [r for r in analysis.per_arm if (r.arm, r.configuration) == (arm, config)]
+    assert row.analysed == row.assigned == 2  # every unit observed, triggered, decided
+    return row.adoption.value
+
+
+def test_each_arm_once_per_case_and_configuration(ran: tuple[Path, ArrivalAnalysis]) -> None:
+    out, _ = ran
+    units = json.loads((out / "experiment.json").read_text())["arrival"]["units"]
+    assert len(units) == 2 * 2 * 5
+    for case in CASES:
+        for config in ("receptive", "hasty"):
+            arms = sorted(
+                u["arm"] for u in units if (u["case"], u["configuration"]) == (case, config)
+            )
+            assert arms == sorted(ARMS)
+    status = read_status(out / STATUS_FILE)
+    tagged = [k for k in status if "+arrival." in k.case]
+    assert len(tagged) == 2 * 2 * 4  # a none unit adds no run
+    assert all(r.state == "observed" for k, r in status.items())
+
+
+def test_scripted_references_give_the_expected_adoption(ran: tuple[Path, ArrivalAnalysis]) -> None:
+    _, analysis = ran
+    # receptive adopts unless the read-back is delivered before it claims the change;
+    # hasty believes the write's payload whatever it is shown.
+    expected = {
+        "receptive": {"none": 1.0, "at_fault": 0.0, "before_use": 0.0, "after_use": 1.0},
+        "hasty": {"none": 1.0, "at_fault": 1.0, "before_use": 1.0, "after_use": 1.0},
+    }
+    for config, arms in expected.items():
+        for arm, value in arms.items():
+            assert _arm(analysis, arm, config) == value, (config, arm)
+    paired = {(r.arm, r.configuration): r for r in analysis.paired}
+    effect = paired[("at_fault", "receptive")].difference
+    assert (effect.value, effect.pairs) == (-1.0, 2)
+    assert paired[("before_use", "hasty")].difference.value == 0.0
+    (contrast,) = [r for r in analysis.contrast if r.configuration == "receptive"]
+    assert contrast.causal.value == -1.0
+    # Unmanipulated, receptive never reads back: no "before" or "after" stratum at all.
+    assert contrast.descriptive is None and contrast.descriptive_after.denominator == 0
+    html = arrival_section(analysis)
+    assert 'id="table-arrival-arms"' in html and "before_use" in html
+
+
+def test_arrival_runs_stay_out_of_the_main_analysis(ran: tuple[Path, ArrivalAnalysis]) -> None:
+    out, _ = ran
+    exp = load_experiment(out.parent / "exp.toml")
+    schedule = read_schedule(out / STATUS_FILE)
+    assert schedule is not None
+    result = analyze(label_dir(out), exp.case_set, schedule=schedule.runs)
+    assert sum(row.scheduled for row in result.funnel) == 2 * 2  # r0 of each main run
+    assert result.paired == ()  # arms are not paired interface checks
+
+
+def test_resume_runs_nothing_again(ran: tuple[Path, ArrivalAnalysis]) -> None:
+    out, _ = ran
+    before = (out / STATUS_FILE).read_text().count('"kind":"run"')
+    again = run_experiment(load_experiment(out.parent / "exp.toml"), out)
+    assert again.executed == 0
+    assert (out / STATUS_FILE).read_text().count('"kind":"run"') == before
+    assert len(plan_runs(load_experiment(out.parent / "exp.toml"))) == len(again.records)
