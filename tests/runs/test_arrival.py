@@ -19,7 +19,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.reconstruct.label import label_run
 from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation
 from sscbench.records.ledger import read_ledger
-from sscbench.runs.arrival import ArrivalPlan, Arm
+from sscbench.runs.arrival import Arm, ArrivalPlan
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, EpisodeSpec, run_episode
 from sscbench.users import make_user
 
