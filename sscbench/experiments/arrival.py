@@ -15,6 +15,7 @@ run (same seed: its twin), which the manipulated run replays up to the delivery 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -34,7 +35,7 @@ from sscbench.records.events import (
     VisibleEvent,
     by_agent,
 )
-from sscbench.records.ledger import read_ledger
+from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.arrival import (
     REPLAY_ARMS,
     Arm,
@@ -213,7 +214,6 @@ def replay_plan(
         return (
             f"the unmanipulated twin has no agent turn after its first use (step {labels.t_s.step})"
         )
-    data = (source_dir / LEDGER_FILE).read_bytes()
     return ArrivalPlan(
         arm=arm,
         interface=design.interface,
@@ -221,9 +221,19 @@ def replay_plan(
         trigger="at_step",
         at_step=at,
         source_run_id=ledger.header.run_id,
-        source_sha256=hashlib.sha256(data).hexdigest(),
+        source_sha256=content_digest(source_dir / LEDGER_FILE),
         prefix=recorded_prefix(ledger.events, at),
     )
+
+
+def content_digest(ledger: Path) -> str:
+    """SHA-256 of a ledger's lines with wall-clock time dropped: names the twin's content
+    without making the manipulated run's header depend on when the twin ran."""
+    digest = hashlib.sha256()
+    for _, obj in iter_jsonl(ledger):
+        obj.pop("ts", None)
+        digest.update(json.dumps(obj, sort_keys=True, ensure_ascii=False).encode() + b"\n")
+    return digest.hexdigest()
 
 
 def tagged_contract(contract: FaultContract, arm: str) -> FaultContract:

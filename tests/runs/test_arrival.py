@@ -206,3 +206,17 @@ def test_a_call_marked_as_the_harness_s_is_never_a_use(tmp_path: Path) -> None:
     lines[step + 1] = json.dumps(marked, separators=(",", ":"))
     (run / LEDGER_FILE).write_text("\n".join(lines) + "\n")
     assert all(u["step"] != step for u in label_run(run).uses)
+
+
+def test_a_replay_plan_does_not_depend_on_when_the_twin_ran(tmp_path: Path) -> None:
+    """Same twin content, run twice: the same plan, so the manipulated ledgers agree."""
+    plans = [
+        replay_plan(
+            "before_use",
+            _design(),
+            delivery_calls(_case()),
+            _run(tmp_path / str(i) / "twin", "scripted:receptive", None),
+        )
+        for i in range(2)
+    ]
+    assert plans[0] == plans[1]
