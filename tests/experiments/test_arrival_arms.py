@@ -6,18 +6,27 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from sscbench.agents import make_agent
 from sscbench.analysis.arrival import ArrivalAnalysis, analyse_arrival, arrival_section
 from sscbench.analysis.population import read_schedule
 from sscbench.analysis.quantities import analyze
+from sscbench.cases.caseset import load_case_set
 from sscbench.errors import ConfigError
 from sscbench.experiments import load_experiment, run_experiment
-from sscbench.experiments.arrival import ArrivalDesign, assign_arms
+from sscbench.experiments.arrival import ArrivalDesign, assign_arms, delivery_calls
 from sscbench.experiments.plan import plan_runs
 from sscbench.experiments.status import STATUS_FILE, read_status
-from sscbench.reconstruct.label import label_dir
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.reconstruct.label import label_dir, label_run
+from sscbench.records.events import by_agent
+from sscbench.records.ledger import read_ledger
+from sscbench.runs.arrival import ArrivalPlan, recorded_prefix
+from sscbench.runs.episode import EpisodeSpec, run_episode
+from sscbench.users import make_user
 
 Write = Callable[..., Path]
 
@@ -148,3 +157,60 @@ def test_resume_runs_nothing_again(ran: tuple[Path, ArrivalAnalysis]) -> None:
     assert again.executed == 0
     assert (out / STATUS_FILE).read_text().count('"kind":"run"') == before
     assert len(plan_runs(load_experiment(out.parent / "exp.toml"))) == len(again.records)
+
+
+def test_a_provider_agent_replays_its_prefix_from_the_response_cache(
+    server: Any, key: str, tmp_path: Path
+) -> None:
+    """The twin fills the cache; the manipulated run is fed every prefix turn from it (no
+    request reaches the model before the delivery) and continues live after it."""
+    case = next(c for c in load_case_set(None).cases if c.entry.case_id == CASES[0])
+    contract = case.contract
+    params = {
+        "model": "fake-gpt",
+        "base_url": server.openai_url,
+        "api_key_env": key,
+        "cache_dir": str(tmp_path / "cache"),
+    }
+    spec = EpisodeSpec(
+        domain=contract.domain,
+        task_id=contract.task_id,
+        max_steps=60,
+        case_id=contract.contract_id,
+        fault=contract.model_dump(mode="json"),
+    )
+
+    def run(name: str, plan: ArrivalPlan | None) -> Path:
+        out = tmp_path / name
+        run_episode(
+            spec,
+            make_agent("openai", **params),
+            make_user("scripted"),
+            out,
+            run_id=name,
+            intervention=ContractIntervention(contract),
+            arrival=plan,
+        )
+        return out
+
+    twin = run("twin", None)
+    events = read_ledger(twin / "ledger.jsonl").events
+    t_f = label_run(twin).t_f.step
+    assert t_f is not None
+    at = t_f + 1  # the agent's turn right after the faulted write's payload
+    plan = ArrivalPlan(
+        arm="before_use",
+        calls=delivery_calls(case),
+        trigger="at_step",
+        at_step=at,
+        prefix=recorded_prefix(events, at),
+    )
+    manipulated = run("manipulated", plan)
+    hidden = [json.loads(x) for x in (manipulated / "hidden.jsonl").read_text().splitlines()]
+    (record,) = [h for h in hidden if h["kind"] == "arrival_delivery"]
+    assert (record["status"], record["replayed"], record["steps"][0]) == ("delivered", at, at)
+    calls = [json.loads(x) for x in (manipulated / "provider_calls.jsonl").read_text().splitlines()]
+    prefix_turns = len({e.turn for e in events[:at] if by_agent(e)}) - 1  # greeting is fixed
+    assert prefix_turns >= 2
+    assert [c["cache_hit"] for c in calls[:prefix_turns]] == [True] * prefix_turns
+    assert calls[prefix_turns]["cache_hit"] is False  # the first request after the delivery
