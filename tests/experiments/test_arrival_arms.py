@@ -211,6 +211,6 @@ def test_a_provider_agent_replays_its_prefix_from_the_response_cache(
     assert (record["status"], record["replayed"], record["steps"][0]) == ("delivered", at, at)
     calls = [json.loads(x) for x in (manipulated / "provider_calls.jsonl").read_text().splitlines()]
     prefix_turns = len({e.turn for e in events[:at] if by_agent(e)}) - 1  # greeting is fixed
-    assert prefix_turns >= 2
+    assert prefix_turns >= 1
     assert [c["cache_hit"] for c in calls[:prefix_turns]] == [True] * prefix_turns
     assert calls[prefix_turns]["cache_hit"] is False  # the first request after the delivery
