@@ -214,3 +214,24 @@ def test_a_provider_agent_replays_its_prefix_from_the_response_cache(
     assert prefix_turns >= 1
     assert [c["cache_hit"] for c in calls[:prefix_turns]] == [True] * prefix_turns
     assert calls[prefix_turns]["cache_hit"] is False  # the first request after the delivery
+
+
+def test_the_report_shows_the_arrival_section(ran: tuple[Path, ArrivalAnalysis]) -> None:
+    from sscbench.cli.main import main
+
+    out, _ = ran
+    assert main(["reconstruct", str(out)]) == 0
+    assert main(["report", str(out), "--out", str(out.parent / "report")]) == 0
+    html = (out.parent / "report" / "report.html").read_text(encoding="utf-8")
+    assert '<section id="arrival-intervention">' in html
+    assert 'href="#arrival-intervention"' in html and 'id="table-arrival-contrast"' in html
+
+
+def test_the_example_file_loads_and_plans() -> None:
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "arrival.toml"
+    exp = load_experiment(example)
+    assert exp.arrival is not None and exp.arrival.arms[0] == "none"
+    runs = plan_runs(exp)
+    tagged = [r for r in runs if "+arrival." in r.key.case]
+    # 12 cases × 3 configurations × 5 repetitions, one unit in five under none
+    assert len(tagged) == 12 * 3 * 4
