@@ -68,6 +68,9 @@ class ArmRow(_Row):
     analysed: int
     delivered: int
     adoption: Rate
+    retraction: Rate
+    """Among adopted runs with a decided ``Y_end``: the last stance retracts ``v′`` (later
+    correction, which ``after_use`` can change when adoption cannot)."""
 
 
 class PairedRow(_Row):
@@ -238,6 +241,14 @@ def analyse_arrival(
                     analysed=len(used),
                     delivered=delivered,
                     adoption=proportion(outcomes, seed=seed),
+                    retraction=proportion(
+                        [
+                            (clusters.get(u[0], u[0]), lab.y_end == "retract")
+                            for u, lab in used
+                            if lab.adopted is True and lab.y_end in ("endorse", "retract")
+                        ],
+                        seed=seed,
+                    ),
                 )
             )
             if arm == "none":
@@ -358,8 +369,9 @@ def arrival_section(result: ArrivalAnalysis) -> str:
     per_arm = _table(
         "arrival-arms",
         "Adoption per arm: units assigned the arm, analysed (observed, triggered, A decided),"
-        " deliveries made, and A = 1 with its 95% interval (counts n/d/clusters)",
-        ["arm", "configuration", "assigned", "analysed", "delivered", "adoption"],
+        " deliveries made, A = 1 with its 95% interval (counts n/d/clusters), and among adopted"
+        " runs with a decided Y_end the share whose last stance retracts v′",
+        ["arm", "configuration", "assigned", "analysed", "delivered", "adoption", "Y_end retract"],
         [
             [
                 escape(r.arm),
@@ -368,6 +380,7 @@ def arrival_section(result: ArrivalAnalysis) -> str:
                 str(r.analysed),
                 "–" if r.arm == "none" else str(r.delivered),
                 _rate(r.adoption),
+                _rate(r.retraction),
             ]
             for r in result.per_arm
         ],

@@ -211,9 +211,7 @@ def replay_plan(
         return f"the unmanipulated twin has no first use to place {arm} on ({labels.t_s.status})"
     at = delivery_point(arm, ledger.events, labels.t_s.step)
     if at is None:
-        return (
-            f"the unmanipulated twin has no agent turn after its first use (step {labels.t_s.step})"
-        )
+        return f"the unmanipulated twin ended right after its first use (step {labels.t_s.step})"
     return ArrivalPlan(
         arm=arm,
         interface=design.interface,

@@ -235,3 +235,27 @@ def test_the_example_file_loads_and_plans() -> None:
     tagged = [r for r in runs if "+arrival." in r.key.case]
     # 12 cases × 3 configurations × 5 repetitions, one unit in five under none
     assert len(tagged) == 12 * 3 * 4
+
+
+def test_notice_interface_through_the_executor(write: Write, tmp_path: Path) -> None:
+    text = f"""
+repetitions = 3
+arrival_arms = ["none", "at_fault", "before_use"]
+[arrival]
+interface = "notice"
+[cases]
+ids = ["{CASES[0]}"]
+[[configurations]]
+id = "receptive"
+agent = "scripted:receptive"
+"""
+    out = tmp_path / "out"
+    run_experiment(load_experiment(write(text)), out)
+    analysis = analyse_arrival(label_dir(out), out)
+    assert analysis is not None
+    values = {(r.arm, r.configuration): r.adoption.value for r in analysis.per_arm}
+    assert values[("none", "receptive")] == 1.0
+    assert values[("at_fault", "receptive")] == values[("before_use", "receptive")] == 0.0
+    notices = list(out.glob("fault/*/*+arrival.*/*/ledger.jsonl"))
+    assert len(notices) == 2
+    assert all('"kind":"system_notice"' in p.read_text() for p in notices)
