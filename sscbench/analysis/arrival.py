@@ -41,6 +41,8 @@ from sscbench.runs.arrival import ARMS
 
 POOLED = "all"
 EXPERIMENT_FILE = "experiment.json"
+ARRIVAL_JSON = "tables/arrival.json"
+"""The section's numbers beside the report's other tables (not part of ``analysis.json``)."""
 Unit = tuple[str, str, int]
 """(base case id, configuration, seed)."""
 
@@ -435,10 +437,19 @@ def arrival_section(result: ArrivalAnalysis) -> str:
     return note + per_arm + paired + contrast
 
 
-def arrival_report_section(labels: Sequence[RunLabels], run_root: Path, seed: int) -> str | None:
-    """The rendered section, or None when the runs hold no arrival intervention."""
+def arrival_report_section(
+    labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path | None = None
+) -> str | None:
+    """The rendered section, or None when the runs hold no arrival intervention; with
+    ``out_dir`` (a report directory) its numbers are also written to ``tables/arrival.json``."""
     result = analyse_arrival(labels, run_root, seed=seed)
-    return None if result is None else arrival_section(result)
+    if result is None:
+        return None
+    if out_dir is not None:
+        path = out_dir / ARRIVAL_JSON
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(as_json(result), indent=1) + "\n", encoding="utf-8")
+    return arrival_section(result)
 
 
 def as_json(result: ArrivalAnalysis) -> dict[str, Any]:

@@ -477,7 +477,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
-        arrival_report_section(labels, run_root, result.seed),
+        arrival_report_section(labels, run_root, result.seed, out_dir),
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

@@ -225,6 +225,8 @@ def test_the_report_shows_the_arrival_section(ran: tuple[Path, ArrivalAnalysis])
     html = (out.parent / "report" / "report.html").read_text(encoding="utf-8")
     assert '<section id="arrival-intervention">' in html
     assert 'href="#arrival-intervention"' in html and 'id="table-arrival-contrast"' in html
+    saved = json.loads((out.parent / "report" / "tables" / "arrival.json").read_text())
+    assert {row["arm"] for row in saved["per_arm"]} == set(ARMS)
 
 
 def test_the_example_file_loads_and_plans() -> None:
