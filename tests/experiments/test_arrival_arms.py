@@ -261,3 +261,40 @@ agent = "scripted:receptive"
     notices = list(out.glob("fault/*/*+arrival.*/*/ledger.jsonl"))
     assert len(notices) == 2
     assert all('"kind":"system_notice"' in p.read_text() for p in notices)
+
+
+def test_a_diverged_replay_is_recorded_and_excluded(
+    write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A forced mismatch in the replayed prefix, through the executor: the run stops, is
+    missing with its cause, stays out of every arm, and a re-run does not retry it."""
+    import sscbench.experiments.arrival as arrival
+
+    def forged(events: Any, at: int) -> tuple[dict[str, Any], ...]:
+        prefix = list(recorded_prefix(events, at))
+        prefix[1] = {**prefix[1], "content": "a user message the twin never saw"}
+        return tuple(prefix)
+
+    monkeypatch.setattr(arrival, "recorded_prefix", forged)
+    text = f"""
+repetitions = 2
+arrival_arms = ["none", "before_use"]
+[cases]
+ids = ["{CASES[0]}"]
+[[configurations]]
+id = "receptive"
+agent = "scripted:receptive"
+"""
+    out = tmp_path / "out"
+    exp = write(text)
+    result = run_experiment(load_experiment(exp), out)
+    (record,) = [r for r in result.records if "+arrival." in r.key["case"]]
+    assert (record.state, record.cause) == ("missing", "replay_divergence")
+    hidden = (out / record.run_id / "hidden.jsonl").read_text()
+    assert '"status":"diverged"' in hidden and '"step":1' in hidden
+    analysis = analyse_arrival(label_dir(out), out)
+    assert analysis is not None and analysis.excluded_diverged == 1
+    (row,) = [r for r in analysis.per_arm if (r.arm, r.configuration) == ("before_use", "all")]
+    assert (row.assigned, row.analysed) == (1, 0)
+    again = run_experiment(load_experiment(exp), out)
+    assert again.executed == 0
