@@ -79,8 +79,9 @@ def tagged(case_id: str, arm: str) -> str:
 
 def eligible(case: Case) -> bool:
     """A case takes the arrival factor when its witness delivers the refutation by reads
-    (not co-delivered with the fault) and it is not a target-value control."""
-    return bool(case.witness.continuation) and not case.entry.control
+    (not co-delivered with the fault), it is not a target-value control, and it runs on the
+    main interface (a paired-check variant of it is not a unit of its own)."""
+    return bool(case.witness.continuation) and not case.entry.control and not case.contract.variant
 
 
 def delivery_calls(case: Case) -> tuple[DeliveryCall, ...]:

@@ -298,3 +298,20 @@ agent = "scripted:receptive"
     assert (row.assigned, row.analysed) == (1, 0)
     again = run_experiment(load_experiment(exp), out)
     assert again.executed == 0
+
+
+def test_paired_check_variants_are_not_units(write: Write) -> None:
+    text = f"""
+repetitions = 2
+arrival_arms = ["none", "at_fault"]
+[checks]
+paired = ["aligned"]
+[cases]
+ids = ["{CASES[0]}"]
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+"""
+    runs = plan_runs(load_experiment(write(text)))
+    tagged = [r.key.case for r in runs if "+arrival." in r.key.case]
+    assert tagged == [f"{CASES[0]}+arrival.at_fault"]  # one of two repetitions, main only
