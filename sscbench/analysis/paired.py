@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from sscbench.analysis.population import harness_error
 from sscbench.analysis.results import PairedRow
-from sscbench.fault_contracts.variants import split_variants
+from sscbench.fault_contracts.variants import ARRIVAL_TAG, split_variants
 from sscbench.reconstruct.labels import RunLabels
 
 POOLED = "all"
@@ -58,7 +58,7 @@ def paired_rows(labels: Iterable[RunLabels]) -> tuple[PairedRow, ...]:
         key = (base, label.configuration or label.agent, label.seed)
         if not variants:
             main[key] = label
-        elif len(variants) == 1:
+        elif len(variants) == 1 and not variants[0].startswith(ARRIVAL_TAG):  # see arrival.py
             varied[variants[0]][key] = label
     groups: dict[tuple[str, str, str], list[tuple[RunLabels, RunLabels]]] = defaultdict(list)
     for check, runs in varied.items():

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from sscbench import __version__
+from sscbench.analysis.arrival import arrival_report_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
@@ -283,6 +284,16 @@ def trajectories_page(viewer_html: str) -> str:
     return page("SSCBench trajectories", body)
 
 
+def _sections(
+    labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path
+) -> list[Section]:
+    """The sections only some run sets have: the arrival intervention (its arms' runs)."""
+    arrival = arrival_report_section(labels, run_root, seed, out_dir)
+    if arrival is None:
+        return []
+    return [Section("arrival-intervention", "Arrival intervention", Markup(arrival))]
+
+
 def _write(path: Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -399,6 +410,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
+        _sections(labels, run_root, result.seed, out_dir),
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

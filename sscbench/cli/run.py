@@ -27,6 +27,7 @@ BUILTIN_AGENTS = (
     "scripted:gold",
     "scripted:hasty",
     "scripted:mixed",
+    "scripted:receptive",
     "openai",
     "anthropic",
     "openai-compatible",

@@ -53,7 +53,13 @@ def _labels_of(ledger: Path, run_id: str, explicit: Path | None) -> RunLabels | 
 
 def handle(args: argparse.Namespace) -> int:
     """Print the header, every model-visible event and the run end."""
-    from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+    from sscbench.records.events import (
+        AgentMessage,
+        AgentToolCall,
+        SystemNotice,
+        ToolObservation,
+        UserMessage,
+    )
     from sscbench.records.ledger import read_ledger
 
     path: Path = args.ledger
@@ -93,13 +99,17 @@ def handle(args: argparse.Namespace) -> int:
         elif isinstance(e, AgentToolCall):
             args_text = json.dumps(e.arguments, ensure_ascii=False)
             call = f"{escape(e.name)}({escape(args_text)}) [dim]#{escape(e.call_id)}[/dim]"
-            console.print(f"[dim]{e.step:>4}[/dim] [yellow]call[/yellow]  {call}")
+            by = "[blue]harness[/blue] " if e.origin == "harness" else ""
+            console.print(f"[dim]{e.step:>4}[/dim] [yellow]call[/yellow]  {by}{call}")
         elif isinstance(e, ToolObservation):
             text = e.content if len(e.content) <= args.width else e.content[: args.width] + "…"
             tag = "[red]error[/red]" if e.error else "[magenta]obs[/magenta]  "
             console.print(
                 f"[dim]{e.step:>4}[/dim] {tag} {escape(text)} [dim]#{escape(e.call_id)}[/dim]"
             )
+        elif isinstance(e, SystemNotice):  # a delivered refutation
+            text = e.content if len(e.content) <= args.width else e.content[: args.width] + "…"
+            console.print(f"[dim]{e.step:>4}[/dim] [blue]notice[/blue] {escape(text)}")
     end = ledger.end
     if end is None:
         console.print("[red]unfinished run (no run_end)[/red]")

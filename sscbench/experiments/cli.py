@@ -8,6 +8,7 @@ command to retry them); 2 for an invalid experiment file.
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
@@ -20,6 +21,7 @@ from sscbench.experiments.session import SessionResult, check_same_experiment, r
 from sscbench.experiments.status import STATUS_FILE
 from sscbench.user_files import check_output_dir
 
+ARRIVAL_CAUSES = ("source_missing", "no_delivery_point", "replay_divergence")
 CAUSES = ("gated", "clean_missing", "budget", "provider_error", "config_error", "harness_error")
 HEADERS = (
     "config",
@@ -64,6 +66,10 @@ def handle(args: argparse.Namespace) -> int:
     with ExperimentProgress(console, experiment.name) as progress:
         result = run_experiment(experiment, out, on_start=progress.start, on_record=progress.record)
     console.print(_table(result))
+    arrival = Counter(r.cause for r in result.records if r.cause in ARRIVAL_CAUSES)
+    if arrival:  # runs under arrival arms (docs/arrival-interventions.md)
+        counts = ", ".join(f"{cause} {n}" for cause, n in sorted(arrival.items()))
+        console.print(f"manipulated runs missing (excluded from the arms): {counts}")
     cost = f"${result.spent_usd:.4f}" + (" (some calls unpriced)" if result.unpriced else "")
     console.print(
         f"{len(result.records)} scheduled runs in {out} ({STATUS_FILE}); "

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sscbench.experiments.arrival import with_replay
 from sscbench.experiments.budget import Budget, CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, finished_run, prewarm
 from sscbench.experiments.executors import Executor, LocalExecutor
@@ -88,6 +89,11 @@ def ended(run: ScheduledRun, end: RunEnd, cost: CallCost, digest: str | None = N
         "cost_usd": cost.cost_usd,
         "provider_calls": cost.requests,
     }
+    if end.termination == "replay_divergence":  # excluded, never mixed (the hidden log says where)
+        detail = "the replayed prefix differed from the unmanipulated twin's recording"
+        return RunRecord.model_validate(
+            {**fields, "state": "missing", "cause": "replay_divergence", "detail": detail}
+        )
     if end.termination != "harness_error":
         return RunRecord.model_validate({**fields, "state": "observed", "ledger_sha256": digest})
     cause: Cause = CAUSES[end.failure.kind] if end.failure is not None else "harness_error"
@@ -116,6 +122,18 @@ async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
     return None
 
 
+async def _placed(ctx: _Context, run: ScheduledRun) -> RunRecord | ScheduledRun:
+    """A replay arm's run placed on its finished twin, or its missing record."""
+    assert run.source is not None
+    future = ctx.futures.get(run.source)
+    twin = await future if future is not None else ctx.log.latest.get(run.source)
+    if twin is None or twin.state == "missing":
+        why = "not scheduled" if twin is None else f"{twin.run_id} is missing ({twin.cause})"
+        return missing(run, "source_missing", f"the unmanipulated twin {why}")
+    placed = await asyncio.to_thread(with_replay, run, ctx.out)
+    return missing(run, "no_delivery_point", placed) if isinstance(placed, str) else placed
+
+
 async def _warm(ctx: _Context, domain: str) -> None:
     if domain in ctx.warmed:
         return
@@ -128,6 +146,11 @@ async def _warm(ctx: _Context, domain: str) -> None:
 async def _decide(ctx: _Context, run: ScheduledRun) -> tuple[RunRecord, bool]:
     if run.gate is not None and (stop := await _gate(ctx, run)) is not None:
         return stop, False
+    if run.source is not None:
+        placed = await _placed(ctx, run)
+        if isinstance(placed, RunRecord):
+            return placed, False
+        run = placed
     run_dir = ctx.out / run.run_id
     prior = ctx.log.latest.get(run.key)
     expected = prior.ledger_sha256 if prior is not None else None

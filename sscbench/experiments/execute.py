@@ -181,6 +181,7 @@ def execute_into(
         run_dir,
         run_id=run.run_id,
         intervention=None if contract is None else ContractIntervention(contract),
+        arrival=run.arrival,
     )
     POOL.give(agent_key, agent)  # not after an exception: a broken participant is dropped
     POOL.give(user_key, user)

@@ -19,6 +19,7 @@ from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.registry import AGENTS, make_agent, register_builtin_agents
 from sscbench.cases.caseset import Case, CaseSet, load_case_set
 from sscbench.errors import ConfigError
+from sscbench.experiments.arrival import ArrivalDesign, resolve_design
 from sscbench.experiments.identity import (
     PROVIDER_AGENTS,
     SIMULATOR_USER,
@@ -89,6 +90,8 @@ class Experiment:
     executor: str = "local"
     """Where episodes run (``local`` threads or ``ray``); operational, like concurrency."""
     executor_address: str | None = None
+    arrival: ArrivalDesign | None = None
+    """The arrival factor (``arrival_arms``), if the experiment has one."""
     records_configuration: bool = True
     """Whether ledger headers name the configuration (experiment files do; the runs of
     ``sscbench run --case`` and ``demo`` are named by their agent, as they always were)."""
@@ -317,6 +320,8 @@ def load_experiment(path: Path) -> Experiment:
     case_set, cases = _cases(problems, spec.cases, base)
     cases += _paired(problems, spec.checks.paired, cases)
     limits = _step_limits(problems, spec, case_set, cases)
+    a = spec.arrival
+    design = resolve_design(problems, spec.arrival_arms, a.interface, a.k, a.seed, cases)
     problems.raise_if_any()
     assert case_set is not None
     return Experiment(
@@ -335,4 +340,5 @@ def load_experiment(path: Path) -> Experiment:
         budget=spec.budget,
         warnings=tuple(warnings),
         paired=tuple(spec.checks.paired),
+        arrival=design,
     )

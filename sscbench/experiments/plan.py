@@ -20,12 +20,14 @@ derived from the key alone, which is what makes a re-run find its finished work.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from sscbench.cases.caseset import slug
+from sscbench.experiments import arrival
 from sscbench.experiments.load import Configuration, Experiment
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.runs.arrival import ArrivalPlan
 
 Condition = Literal["clean", "fault"]
 
@@ -78,6 +80,11 @@ class ScheduledRun:
     """Also the run directory, relative to the experiment's output directory."""
     gate: RunKey | None = None
     """The clean run that must be solved first (faulted runs only)."""
+    arrival: ArrivalPlan | None = None
+    """The delivered refutation of a run under an arrival arm (docs/arrival-interventions.md)."""
+    source: RunKey | None = None
+    source_run_id: str | None = None
+    """The unmanipulated twin a replay arm is placed on (it must finish first)."""
 
 
 def _variant_suffix(variants: dict[str, Any]) -> str:
@@ -149,4 +156,45 @@ def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
                         gate=RunKey(item, steps, config.hash, gate_rep, gate_seed),
                     )
                 )
-    return clean + fault
+    return clean + fault + _arrival_runs(experiment, fault)
+
+
+def _arrival_runs(experiment: Experiment, fault: list[ScheduledRun]) -> list[ScheduledRun]:
+    """One run per unit whose randomly assigned arm is not ``none`` (experiments/arrival.py)."""
+    design = experiment.arrival
+    if design is None:
+        return []
+    cases = {c.entry.case_id: c for c in experiment.cases}
+    arms = {
+        (u["case"], u["config_hash"], u["repetition"]): u["arm"] for u in arrival_units(experiment)
+    }
+    out: list[ScheduledRun] = []
+    for run in fault:
+        arm = arms.get((run.key.case, run.key.config, run.key.repetition))
+        if arm is None or arm == "none" or run.contract is None:
+            continue  # not a unit, or observed by its main run
+        calls = arrival.delivery_calls(cases[run.key.case])
+        plan = arrival.static_plan(design, arm, calls) or arrival.pending_plan(arm, design, calls)
+        replayed = plan.trigger == "at_step" and plan.at_step is None
+        item = arrival.tagged(run.key.case, arm)
+        key = RunKey(item, run.key.max_steps, run.key.config, run.key.repetition, run.key.seed)
+        out.append(
+            replace(
+                run,
+                key=key,
+                contract=arrival.tagged_contract(run.contract, arm),
+                run_id=_run_id("fault", run.configuration, item, key),
+                arrival=plan,
+                source=run.key if replayed else None,
+                source_run_id=run.run_id if replayed else None,
+            )
+        )
+    return out
+
+
+def arrival_units(experiment: Experiment) -> list[dict[str, Any]]:
+    """Every arrival unit with its arm (empty without ``arrival_arms``)."""
+    if experiment.arrival is None:
+        return []
+    configs = [(c.id, c.hash, c.repetitions) for c in experiment.configurations]
+    return arrival.assignment(experiment.arrival, experiment.cases, configs, experiment.seeds)

@@ -25,7 +25,7 @@ from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
 from sscbench.experiments.executors import clear_staging, make_executor
 from sscbench.experiments.load import Experiment
-from sscbench.experiments.plan import ScheduledRun, plan_runs
+from sscbench.experiments.plan import ScheduledRun, arrival_units, plan_runs
 from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
 
 EXPERIMENT_FILE = "experiment.json"
@@ -103,7 +103,11 @@ def describe(experiment: Experiment) -> dict[str, Any]:
             }
             for c in experiment.configurations
         ],
-    }
+    } | (
+        {}
+        if experiment.arrival is None
+        else {"arrival": experiment.arrival.describe(arrival_units(experiment))}
+    )
 
 
 OPERATIONAL_SETTINGS = ("source", "name", "budget", "concurrency", "executor", "schema_version")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
+
+from sscbench.runs.arrival import Arm, Interface
 
 CONFIG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 
@@ -54,6 +56,14 @@ class ChecksEntry(_Strict):
     paired: tuple[Literal["aligned", "read_back_hint"], ...] = ()
 
 
+class ArrivalEntry(_Strict):
+    """How ``arrival_arms`` deliver (docs/arrival-interventions.md)."""
+
+    interface: Interface = "tool_call"
+    k: NonNegativeInt | None = Field(default=None, description="the at_k arm's step")
+    seed: int = Field(default=0, description="seeds the random assignment of arms")
+
+
 class UserEntry(_Strict):
     """The user every configuration talks to: ``scripted`` or τ²'s ``simulator``."""
 
@@ -91,4 +101,6 @@ class ExperimentFile(_Strict):
     user: UserEntry = Field(default_factory=UserEntry)
     budget: BudgetEntry = Field(default_factory=BudgetEntry)
     checks: ChecksEntry = Field(default_factory=ChecksEntry)
+    arrival_arms: tuple[Arm, ...] = ()
+    arrival: ArrivalEntry = Field(default_factory=ArrivalEntry)
     configurations: tuple[ConfigurationEntry, ...] = Field(min_length=1)

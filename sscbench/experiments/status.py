@@ -35,14 +35,25 @@ LOCK_FILE = ".lock"
 
 State = Literal["observed", "missing"]
 Cause = Literal[
-    "gated", "clean_missing", "budget", "provider_error", "config_error", "harness_error"
+    "gated",
+    "clean_missing",
+    "budget",
+    "provider_error",
+    "config_error",
+    "harness_error",
+    "source_missing",
+    "no_delivery_point",
+    "replay_divergence",
 ]
 """Why a scheduled run is missing: the configuration did not solve the clean task
 (``gated``), the gating clean run is itself missing (``clean_missing``), the budget was
 spent before it started (``budget``), the provider gave no usable reply after retries
 (``provider_error``), the run could not start as configured, e.g. a key missing at the
 first request (``config_error``: fix, then re-run), or the harness failed
-(``harness_error``). Read from the run's structured ``run_end.failure``."""
+(``harness_error``). Read from the run's structured ``run_end.failure``. Runs under an
+arrival arm (docs/arrival-interventions.md) may also miss because their unmanipulated twin
+is missing (``source_missing``), has no point to deliver at (``no_delivery_point``), or
+because the replayed prefix differed from the twin's recording (``replay_divergence``)."""
 
 FAILED_CAUSES: frozenset[str] = frozenset({"provider_error", "config_error", "harness_error"})
 """Causes that a re-run retries (the others are decisions of the protocol)."""

@@ -1,7 +1,9 @@
 """A read-only view of a model-visible history for refutation relations and reconstruction.
 
 Relations must decide from what the model saw: the ledger's events, in delivery order.
-This view pairs each tool observation with its call and parses JSON content once.
+This view pairs each tool observation with its call and parses JSON content once. A
+harness notice that reports a read (a delivered refutation, ``system_notice``) is delivered
+too: the model saw that read's result, so it stands as the read's observation at its step.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
+from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation, VisibleEvent
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class History:
                 except json.JSONDecodeError:
                     data, parsed = event.content, False
                 out.append(Delivered(event.step, call, event, data, parsed))
+            elif isinstance(event, SystemNotice):
+                out.append(_notice(event))
         return tuple(out)
 
     def successes(self, tool: str | None = None) -> Iterator[Delivered]:
@@ -62,6 +66,32 @@ class History:
         for event in self.events:
             if isinstance(event, AgentToolCall):
                 yield event
+
+
+def _notice(event: SystemNotice) -> Delivered:
+    """A notice as the read it reports (harness call and observation at the notice's step)."""
+    call_id = f"notice-{event.step}"
+    call = AgentToolCall(
+        step=event.step,
+        turn=event.turn,
+        call_id=call_id,
+        name=event.tool,
+        arguments=event.arguments,
+        origin="harness",
+    )
+    observation = ToolObservation(
+        step=event.step,
+        turn=event.turn,
+        call_id=call_id,
+        content=event.observation,
+        error=event.error,
+        origin="harness",
+    )
+    try:
+        data, parsed = json.loads(event.observation), True
+    except json.JSONDecodeError:
+        data, parsed = event.observation, False
+    return Delivered(event.step, call, observation, data, parsed)
 
 
 _ABSENT = object()

@@ -21,12 +21,18 @@ variant, and what an ``aligned`` rewrite edits, is the operator's to declare
 :func:`sscbench.operators.variants.vary`)."""
 
 
+ARRIVAL_TAG = "arrival."
+"""Case-id suffix of a run under an arrival intervention (``…+arrival.at_fault``): not an
+interface variant, but like one it sets the run apart from the main population."""
+
+
 def split_variants(case_id: str) -> tuple[str, tuple[str, ...]]:
-    """``(base case id, variants)`` of a possibly varied case id (``…+aligned``)."""
+    """``(base case id, variants)`` of a possibly varied case id (``…+aligned``); an
+    arrival arm (``…+arrival.before_use``) is returned among the variants."""
     variants: list[str] = []
     while True:
         base, _, last = case_id.rpartition("+")
-        if not base or last not in VARIANTS:
+        if not base or (last not in VARIANTS and not last.startswith(ARRIVAL_TAG)):
             return case_id, tuple(reversed(variants))
         variants.append(last)
         case_id = base

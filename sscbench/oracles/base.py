@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.records.events import AgentMessage, AgentToolCall, VisibleEvent
+from sscbench.records.events import AgentMessage, AgentToolCall, VisibleEvent, by_agent
 from sscbench.records.ledger import Ledger
 from sscbench.registry import NoParams, Registry
 
@@ -62,7 +62,11 @@ def next_agent_step(events: Sequence[VisibleEvent], step: int) -> int | None:
     """The first agent message or tool call after ``step``: where an oracle that detects
     something in an observation localises it (an observation itself is never a reliance)."""
     for event in events:
-        if event.step > step and isinstance(event, AgentMessage | AgentToolCall):
+        if (
+            event.step > step
+            and isinstance(event, AgentMessage | AgentToolCall)
+            and by_agent(event)
+        ):
             return event.step
     return None
 

@@ -23,7 +23,7 @@ from sscbench.json_paths import get_path
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
-from sscbench.records.events import AgentMessage, AgentToolCall
+from sscbench.records.events import AgentMessage, AgentToolCall, by_agent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.user_files import validation_problem
@@ -132,6 +132,8 @@ def find_uses(
     uses: list[Use] = []
     for event in ledger.events:
         if event.step > view.t_f and isinstance(event, AgentMessage | AgentToolCall):
+            if not by_agent(event):
+                continue  # a call the harness made to deliver a refutation
             uses.extend(classifier.uses(view, event, spans.get(event.step, [])))
     return uses
 

@@ -20,10 +20,26 @@ from pydantic import (
     model_serializer,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
 configuration's display id); 4: ``run_end.failure`` (a structured cause for a failed run,
-written only when the run failed). Older ledgers still load, with those fields ``None``."""
+written only when the run failed); 5: delivered refutations — ``origin`` on tool calls and
+observations the harness made, the ``system_notice`` event, the header's ``arrival`` and the
+``replay_divergence`` termination, each written only when present. Older ledgers still
+load, with those fields ``None``."""
+
+
+def _omit_none(data: Any, *names: str) -> Any:
+    """Drop optional fields that are absent, so lines without them keep earlier bytes."""
+    if isinstance(data, dict):
+        for name in names:
+            if data.get(name) is None:
+                data.pop(name, None)
+    return data
+
+
+Origin = Literal["harness"]
+"""Who made an event that is not the agent's own: only the harness (a delivered refutation)."""
 
 
 class _Record(BaseModel):
@@ -65,6 +81,15 @@ class Header(_Record):
     fault: dict[str, Any] | None = Field(
         default=None, description="the fault contract injected in this run (None: clean run)"
     )
+    arrival: dict[str, Any] | None = Field(
+        default=None,
+        description="since v5: the arrival intervention of this run (arm, interface, replay "
+        "source); absent when the run was not manipulated",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_arrival(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "arrival")
 
 
 class _Visible(_Record):
@@ -93,6 +118,14 @@ class AgentToolCall(_Visible):
     call_id: str
     name: str
     arguments: dict[str, Any]
+    origin: Origin | None = Field(
+        default=None,
+        description="since v5: 'harness' for a call the harness made (absent: the agent's)",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_origin(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "origin")
 
 
 class ToolObservation(_Visible):
@@ -102,6 +135,30 @@ class ToolObservation(_Visible):
     call_id: str
     content: str
     error: bool
+    origin: Origin | None = Field(
+        default=None, description="since v5: 'harness' when it answers a harness call"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_origin(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "origin")
+
+
+class SystemNotice(_Visible):
+    """A notice the harness put in the agent's context (since v5): a delivered refutation.
+
+    ``content`` is exactly what the model received; ``tool``, ``arguments`` and
+    ``observation`` are the read it reports (run by the harness through the fault choke
+    point), so refutation relations can treat it as a delivered observation. Never an
+    agent action, never a use.
+    """
+
+    kind: Literal["system_notice"] = "system_notice"
+    content: str
+    tool: str
+    arguments: dict[str, Any]
+    observation: str
+    error: bool = False
 
 
 Termination = Literal[
@@ -110,6 +167,7 @@ Termination = Literal[
     "max_steps",
     "harness_error",
     "empty_reply",
+    "replay_divergence",  # since v5: a replayed prefix differed from its recording
     # τ²'s other reasons, for runs imported from τ² results (`sscbench import tau2`):
     "too_many_errors",
     "agent_error",
@@ -161,9 +219,19 @@ class RunEnd(_Record):
         return data
 
 
-VisibleEvent = UserMessage | AgentMessage | AgentToolCall | ToolObservation
+VisibleEvent = UserMessage | AgentMessage | AgentToolCall | ToolObservation | SystemNotice
+
+
+def by_agent(event: VisibleEvent) -> bool:
+    """Whether ``event`` is the agent's own action: a message, or a call it made (a call
+    the harness made to deliver a refutation is not; it can never be a use)."""
+    return isinstance(event, AgentMessage) or (
+        isinstance(event, AgentToolCall) and event.origin is None
+    )
+
+
 LedgerRecord = Annotated[
-    Header | UserMessage | AgentMessage | AgentToolCall | ToolObservation | RunEnd,
+    Header | UserMessage | AgentMessage | AgentToolCall | ToolObservation | SystemNotice | RunEnd,
     Field(discriminator="kind"),
 ]
 RECORD_ADAPTER: TypeAdapter[LedgerRecord] = TypeAdapter(LedgerRecord)

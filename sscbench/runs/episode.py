@@ -45,6 +45,7 @@ from sscbench.records.events import (
 )
 from sscbench.records.hidden import StateCheck
 from sscbench.records.ledger import JsonlWriter, redact_secrets
+from sscbench.runs.arrival import ArrivalController, ArrivalPlan, ReplayDivergence
 
 LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"
@@ -111,11 +112,13 @@ def run_episode(
     run_id: str,
     intervention: Intervention | None = None,
     env: EpisodeEnvironment | None = None,
+    arrival: ArrivalPlan | None = None,
 ) -> RunEnd:
     """Run one episode into ``run_dir`` (ledger, hidden log, agent truth) and return its end.
 
     Pass ``env`` to keep a handle on the episode's environment after the run (it then
-    still holds the agent's final state); otherwise a fresh one is opened.
+    still holds the agent's final state); otherwise a fresh one is opened. ``arrival``
+    delivers a refutation at a set moment (:mod:`sscbench.runs.arrival`).
     """
     domain = load_domain(spec.domain)
     task = domain.task(spec.task_id)
@@ -148,24 +151,28 @@ def run_episode(
                 variants=spec.variants,
                 fault=spec.fault,
                 configuration=spec.configuration,
+                arrival=None if arrival is None else arrival.header(),
             )
         )
         rec = _Recorder(ledger)
+        control = None if arrival is None else ArrivalController(arrival)
         termination: Termination
         error: str | None = None
         failure: Failure | None = None
         try:
             agent.start(ctx)
             user.start(ctx)
-            termination = _converse(rec, agent, user, env, spec.max_steps)
+            termination = _converse(rec, agent, user, env, spec.max_steps, control)
         except _StepLimit:
             termination = "max_steps"
+        except ReplayDivergence:  # recorded in the hidden log; the run is excluded
+            termination = "replay_divergence"
         except Exception as exc:  # a failure, not a result: recorded, never scored
             termination = "harness_error"
             error = redact_secrets(traceback.format_exc())  # it is shown and copied on
             failure = classify_failure(exc)
         graded = None
-        if termination != "harness_error":
+        if termination not in ("harness_error", "replay_divergence"):
             texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
             graded = grade(env, task, texts)
         end = RunEnd(
@@ -179,28 +186,40 @@ def run_episode(
             error=error,
             failure=failure,
         )
-        _write_sidecars(run_dir, env, agent, user, end)
+        extra = [] if control is None else [control.record()]
+        _write_sidecars(run_dir, env, agent, user, end, extra)
         ledger.append(end)
     return end
 
 
 def _converse(
-    rec: _Recorder, agent: Agent, user: User, env: EpisodeEnvironment, max_steps: int
+    rec: _Recorder,
+    agent: Agent,
+    user: User,
+    env: EpisodeEnvironment,
+    max_steps: int,
+    arrival: ArrivalController | None = None,
 ) -> Termination:
     def emit(event: VisibleEvent) -> None:
         if rec.step >= max_steps:
             raise _StepLimit
+        if arrival is not None:
+            arrival.check(event)
         rec.emit(event)
 
     emit(AgentMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=GREETING))
     rec.turn += 1
     while True:
+        if arrival is not None and arrival.due(rec.step, env):
+            arrival.deliver(env, rec, emit)
         text = user.next_message(_view(rec.history))
         emit(UserMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=text))
         rec.turn += 1
         if any(token in text for token in STOP_TOKENS):
             return "user_stop"
         while True:
+            if arrival is not None and arrival.due(rec.step, env):
+                arrival.deliver(env, rec, emit)
             try:
                 turn = agent.next_turn(_view(rec.history))
             except EmptyReply:  # recorded as the empty message it was; not a choice to stop
@@ -247,7 +266,12 @@ def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:
 
 
 def _write_sidecars(
-    run_dir: Path, env: EpisodeEnvironment, agent: Agent, user: User, end: RunEnd
+    run_dir: Path,
+    env: EpisodeEnvironment,
+    agent: Agent,
+    user: User,
+    end: RunEnd,
+    extra: Sequence[BaseModel] = (),
 ) -> None:
 
     with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
@@ -256,6 +280,8 @@ def _write_sidecars(
         if isinstance(env.intervention, HasHiddenRecords):
             for item in env.intervention.hidden_records():
                 hidden.append(item)
+        for item in extra:
+            hidden.append(item)
         hidden.append(
             StateCheck(
                 final_state_hash=end.final_state_hash,

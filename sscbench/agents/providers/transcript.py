@@ -1,7 +1,8 @@
 """The model-visible history (ledger events) as each participant's conversation.
 
 The agent sees what τ²'s ``LLMAgent`` keeps in its state: the greeting, user messages, its
-own messages (text and tool calls of one turn together) and tool results. The user
+own messages (text and tool calls of one turn together) and tool results; a harness notice
+(a delivered refutation) reaches it as a user-role message that says it is a notice. The user
 simulator sees what τ²'s ``UserSimulator`` keeps, with roles flipped
 (``UserState.flip_roles``): agent messages addressed to the user become ``user`` turns,
 its own messages become ``assistant`` turns, and tool traffic never reaches it. Wire
@@ -18,6 +19,7 @@ from typing import Any, Literal
 from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
+    SystemNotice,
     ToolObservation,
     UserMessage,
     VisibleEvent,
@@ -60,6 +62,8 @@ def agent_transcript(history: Sequence[VisibleEvent]) -> list[Message]:
                 out.append(Message("assistant", None, calls=(event,), turn=event.turn))
         elif isinstance(event, ToolObservation):
             out.append(Message("tool", event.content, call_id=event.call_id, error=event.error))
+        elif isinstance(event, SystemNotice):  # a harness notice; its text says so
+            out.append(Message("user", event.content))
     return out
 
 

@@ -12,6 +12,11 @@ mention the facts they act on. They differ only in how they seek and weigh evide
 * ``scripted:hasty`` — acts on the first sighting of each fact, never re-reads, and
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
+* ``scripted:receptive`` — reads nothing the gold plan does not (no look-ups, no
+  read-back) and trusts the latest sighting like gold, but checks consistency like careful:
+  shown a contradiction before it acts, it acts on the truth; never shown one, it adopts.
+  Its response to a delivered refutation is known (docs/arrival-interventions.md).
+  ``scripted:hasty`` is the opposite reference: shown a refutation, it ignores it.
 * ``scripted:eager`` — confirms with the user first and checks later: it recaps an order's
   items (their options) to the user as soon as it has read the order; before each write it
   reads the records it acts on but not the product catalogue, tells the user the facts it
@@ -64,7 +69,13 @@ from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
 from sscbench.json_paths import flatten, get_path, set_path
-from sscbench.records.events import AgentToolCall, ParticipantSpec, ToolObservation, VisibleEvent
+from sscbench.records.events import (
+    AgentToolCall,
+    ParticipantSpec,
+    SystemNotice,
+    ToolObservation,
+    VisibleEvent,
+)
 
 __all__ = ["HABITS", "IDENTITY_QUESTION", "ScriptedAgent", "mixed_habits"]
 
@@ -86,6 +97,11 @@ HABITS: dict[str, EvidenceHabits] = {
     ),
     "hasty": EvidenceHabits(first_sighting=True),
     "eager": EvidenceHabits(read_back=1.0, confirm_first=True),
+    # Never looks anything up or reads back on its own, but weighs what it is shown: the
+    # reference whose response to a delivered refutation is known (it takes the latest
+    # sighting, so a delivered read-back overrides a write's payload, and refuses a value
+    # that the product record it was shown contradicts).
+    "receptive": EvidenceHabits(check_consistency=1.0),
 }
 
 
@@ -239,6 +255,8 @@ class ScriptedAgent:
                 ):
                     if self._kinds.get(call.name) == "write":
                         self._last_payload[entity] = event.step
+            elif isinstance(event, SystemNotice) and not event.error:  # a delivered read
+                self._kb.observe(event.tool, event.arguments, event.observation, event.step)
         self._seen = len(history)
 
     def _resolve(self, key: FactKey) -> Resolution:

@@ -36,6 +36,7 @@ KIND_NAMES = {
     "agent_message": "agent",
     "tool_call": "tool call",
     "tool_observation": "tool result",
+    "system_notice": "harness notice",
 }
 NOT_FOUND = "ledger not found under the run directory"
 
@@ -58,12 +59,14 @@ def model_of(ledger: Ledger) -> str:
 
 def event_text(event: VisibleEvent) -> str:
     """One history item as the model received it, as plain text."""
+    # A delivered refutation (docs/arrival-interventions.md) is marked as the harness's.
+    by = "[harness] " if getattr(event, "origin", None) == "harness" else ""
     if isinstance(event, AgentToolCall):
         args = json.dumps(event.arguments, ensure_ascii=False)
-        return f"{event.name}({args})  [call_id {event.call_id}]"
+        return f"{by}{event.name}({args})  [call_id {event.call_id}]"
     if isinstance(event, ToolObservation):
         prefix = "ERROR " if event.error else ""
-        return f"{prefix}[call_id {event.call_id}] {event.content}"
+        return f"{by}{prefix}[call_id {event.call_id}] {event.content}"
     return event.content
 
 

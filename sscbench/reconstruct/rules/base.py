@@ -46,9 +46,11 @@ from sscbench.reconstruct.values import (
 from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
+    SystemNotice,
     ToolObservation,
     UserMessage,
     VisibleEvent,
+    by_agent,
 )
 from sscbench.registry import Registry
 
@@ -177,8 +179,10 @@ class UseRules:
         out: list[Use] = []
         focus = Focus(RefIndex({}))
         for event in events:
-            if isinstance(event, ToolObservation):
-                continue
+            if isinstance(event, ToolObservation | SystemNotice) or (
+                isinstance(event, AgentToolCall) and not by_agent(event)
+            ):
+                continue  # observations, and what the harness delivered: never uses
             focus.index = self.model_at(view, event.step).index
             after = event.step > view.t_f
             if isinstance(event, AgentMessage):
