@@ -22,7 +22,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.events import (
+    AgentMessage,
+    AgentToolCall,
+    SystemNotice,
+    ToolObservation,
+    UserMessage,
+)
 from sscbench.records.ledger import Ledger
 
 CONTRACT_FIELDS = (
@@ -40,7 +46,17 @@ CONTRACT_FIELDS = (
 ``control``, ``contract_id``, ``task_id``, ``cluster``, ``variant`` and the operator's
 parameters are condition or bookkeeping, not part of the case's claim."""
 
-StepKind = Literal["user_message", "agent_message", "tool_call", "tool_observation"]
+StepKind = Literal[
+    "user_message",
+    "agent_message",
+    "tool_call",
+    "tool_observation",
+    "harness_tool_call",
+    "system_notice",
+]
+"""``harness_tool_call`` and ``system_notice`` are a delivered refutation (an arrival
+intervention): the model saw them, but the agent did not make them, so no use or reliance
+can be placed on them."""
 
 
 class PacketStep(BaseModel):
@@ -98,12 +114,14 @@ def visible_steps(ledger: Ledger) -> tuple[PacketStep, ...]:
     for event in ledger.events:
         if isinstance(event, UserMessage | AgentMessage):
             steps.append(PacketStep(step=event.step, kind=event.kind, content=event.content))
+        elif isinstance(event, SystemNotice):
+            steps.append(PacketStep(step=event.step, kind="system_notice", content=event.content))
         elif isinstance(event, AgentToolCall):
             call_steps[event.call_id] = event.step
             steps.append(
                 PacketStep(
                     step=event.step,
-                    kind="tool_call",
+                    kind="harness_tool_call" if event.origin == "harness" else "tool_call",
                     name=event.name,
                     arguments=event.arguments,
                 )
@@ -144,9 +162,12 @@ def render_steps(steps: tuple[PacketStep, ...] | list[PacketStep]) -> str:
             lines.append(f"[{s.step}] user: {s.content}")
         elif s.kind == "agent_message":
             lines.append(f"[{s.step}] agent to user: {s.content}")
-        elif s.kind == "tool_call":
+        elif s.kind in ("tool_call", "harness_tool_call"):
             args = json.dumps(s.arguments, sort_keys=True, ensure_ascii=False)
-            lines.append(f"[{s.step}] agent tool call: {s.name}({args})")
+            who = "agent" if s.kind == "tool_call" else "harness (not the agent's)"
+            lines.append(f"[{s.step}] {who} tool call: {s.name}({args})")
+        elif s.kind == "system_notice":
+            lines.append(f"[{s.step}] system notice to the agent: {s.content}")
         else:
             what = "tool error" if s.error else "tool result"
             lines.append(f"[{s.step}] {what} for step {s.call_step}: {s.content}")

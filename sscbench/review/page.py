@@ -41,9 +41,11 @@ function cell(row, text, cls) {
 }
 
 function describe(s) {
-  if (s.kind === "tool_call") {
-    return [s.name + "(" + JSON.stringify(s.arguments) + ")", "tool call"];
+  if (s.kind === "tool_call" || s.kind === "harness_tool_call") {
+    const who = s.kind === "tool_call" ? "tool call" : "harness tool call (not the agent's)";
+    return [s.name + "(" + JSON.stringify(s.arguments) + ")", who];
   }
+  if (s.kind === "system_notice") return [s.content, "system notice to the agent"];
   if (s.kind === "tool_observation") {
     let text = s.content;
     try { text = JSON.stringify(JSON.parse(s.content), null, 1); } catch (err) { /* text */ }
