@@ -1,5 +1,19 @@
-"""Import the four reference operators so they register themselves."""
+"""Import the reference operators so they register themselves."""
 
-from sscbench.operators import item_option, pay_source, return_date, write_effect
+from sscbench.operators import (
+    expiry,
+    item_option,
+    pay_source,
+    return_date,
+    transport,
+    write_effect,
+)
 
-__all__ = ["item_option", "pay_source", "return_date", "write_effect"]
+__all__ = [
+    "expiry",
+    "item_option",
+    "pay_source",
+    "return_date",
+    "transport",
+    "write_effect",
+]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.records.events import Termination
@@ -64,6 +64,16 @@ class RunLabels(VersionedRecord):
     z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
     y_end: Literal["endorse", "retract", "undecidable"] | None
     uses: tuple[dict[str, object], ...] = ()
+    contract_label: dict[str, Any] | None = None
+    """Observation-contract runs: the primary label by severity (validity / integrity /
+    meta, :mod:`sscbench.reconstruct.contract_labels`); absent for other operators, so
+    their lines keep their bytes."""
+
+    def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = super()._first_version_implicit(handler)
+        if isinstance(data, dict) and data.get("contract_label") is None:
+            data.pop("contract_label", None)
+        return data
 
 
 def _share_fields_set(model: BaseModel, shared: dict[frozenset[str], set[str]]) -> None:

@@ -20,10 +20,21 @@ from pydantic import (
     model_serializer,
 )
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
 configuration's display id); 4: ``run_end.failure`` (a structured cause for a failed run,
-written only when the run failed). Older ledgers still load, with those fields ``None``."""
+written only when the run failed); 5: the header's ``clock`` and each event's ``vt`` (the
+virtual clock of a run whose fault declares one, written only then). Older ledgers still
+load, with those fields ``None``."""
+
+
+def _omit_none(data: Any, *keys: str) -> Any:
+    """Drop optional fields that are absent, so lines without them keep their old bytes."""
+    if isinstance(data, dict):
+        for key in keys:
+            if data.get(key) is None:
+                data.pop(key, None)
+    return data
 
 
 class _Record(BaseModel):
@@ -65,11 +76,26 @@ class Header(_Record):
     fault: dict[str, Any] | None = Field(
         default=None, description="the fault contract injected in this run (None: clean run)"
     )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description="the virtual clock's spec (cost model, seed) when the fault declares one",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_clock(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "clock")
 
 
 class _Visible(_Record):
     step: int = Field(ge=0)
     turn: int = Field(ge=0)
+    vt: float | None = Field(
+        default=None, description="virtual-clock seconds when the item happened (clocked runs)"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_vt(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "vt")
 
 
 class UserMessage(_Visible):

@@ -73,12 +73,16 @@ def _package_version() -> str:
 
 
 class _Recorder:
-    def __init__(self, writer: JsonlWriter) -> None:
+    def __init__(self, writer: JsonlWriter, env: EpisodeEnvironment) -> None:
         self.writer = writer
+        self.env = env
         self.history: list[VisibleEvent] = []
         self.turn = 0
 
     def emit(self, event: VisibleEvent) -> None:
+        vt = self.env.observe(event)
+        if vt is not None:
+            event = event.model_copy(update={"vt": vt})
         self.history.append(event)
         self.writer.append(event)
 
@@ -148,9 +152,10 @@ def run_episode(
                 variants=spec.variants,
                 fault=spec.fault,
                 configuration=spec.configuration,
+                clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
             )
         )
-        rec = _Recorder(ledger)
+        rec = _Recorder(ledger, env)
         termination: Termination
         error: str | None = None
         failure: Failure | None = None

@@ -1,6 +1,8 @@
 """Built-in refutation relations, one per module, registered on import."""
 
 from sscbench.fault_contracts.relations import (
+    artifact_expiry,
+    authoritative_rendering,
     payment_id_category,
     post_write_read_back,
     product_variant_binding,
@@ -8,6 +10,8 @@ from sscbench.fault_contracts.relations import (
 )
 
 __all__ = [
+    "artifact_expiry",
+    "authoritative_rendering",
     "payment_id_category",
     "post_write_read_back",
     "product_variant_binding",

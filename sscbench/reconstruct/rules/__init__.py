@@ -1,5 +1,12 @@
 """Built-in use-rule sets, one per reference operator, registered on import."""
 
-from sscbench.reconstruct.rules import item_option, pay_source, return_date, write_effect
+from sscbench.reconstruct.rules import (
+    expiry,
+    item_option,
+    pay_source,
+    return_date,
+    transport,
+    write_effect,
+)
 
-__all__ = ["item_option", "pay_source", "return_date", "write_effect"]
+__all__ = ["expiry", "item_option", "pay_source", "return_date", "transport", "write_effect"]
