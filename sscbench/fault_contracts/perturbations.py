@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import random
 from typing import Literal
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 PerturbationKind = Literal["truncation", "newline", "url_reencode", "query_reorder", "display_text"]
 KINDS: tuple[PerturbationKind, ...] = (
@@ -62,16 +62,16 @@ def reencode(text: str) -> str | None:
 
 
 def reorder_query(text: str, rng: random.Random) -> str | None:
-    """The same query parameters in another order (a signed URL's bytes change)."""
+    """The same query parameters, each byte for byte, in another order (a signed URL's
+    bytes change though every parameter is intact)."""
     parts = urlsplit(text)
-    pairs = parse_qsl(parts.query, keep_blank_values=True)
-    if len(pairs) < 2:
+    pairs = [p for p in parts.query.split("&") if p]
+    if len(set(pairs)) < 2:
         return None
     order = list(range(len(pairs)))
-    while order == sorted(order):
+    while [pairs[i] for i in order] == pairs:
         rng.shuffle(order)
-    shuffled = urlencode([pairs[i] for i in order], safe=":/")
-    return urlunsplit(parts._replace(query=shuffled))
+    return urlunsplit(parts._replace(query="&".join(pairs[i] for i in order)))
 
 
 def perturb(

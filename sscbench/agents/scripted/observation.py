@@ -85,12 +85,9 @@ class ContractAgent:
         if self._held is not None:
             turn, self._held = self._held, None
             return self._rewrite(turn, history)
-        if (
-            self.behaviour in ("verbatim", "display")
-            and self._user
-            and not self._read_user(history)
-        ):
-            return self._call("get_user_details", {"user_id": self._user})
+        user = self._user or _found_user(history)
+        if self.behaviour in ("verbatim", "display") and user and not self._read_user(history):
+            return self._call("get_user_details", {"user_id": user})
         turn = self.inner.next_turn(history)
         write = next((c for c in turn.tool_calls if self._kinds.get(c.name) == "write"), None)
         key = next((k for k in READS if write is not None and k in write.arguments), None)
@@ -166,6 +163,19 @@ class ContractAgent:
             for c in turn.tool_calls
         )
         return AgentTurn(text=turn.text, tool_calls=calls)
+
+
+def _found_user(history: Sequence[VisibleEvent]) -> str:
+    """The user id a ``find_user_id_by_*`` lookup returned (retail identifies users so)."""
+    calls = {e.call_id: e.name for e in history if isinstance(e, AgentToolCall)}
+    for e in history:
+        if (
+            isinstance(e, ToolObservation)
+            and not e.error
+            and calls.get(e.call_id, "").startswith("find_user_id")
+        ):
+            return e.content.strip().strip('"')
+    return ""
 
 
 def _canonical(text: str) -> str:
