@@ -42,6 +42,7 @@ from sscbench.analysis.tables import (
     table_rows,
     write_tables,
 )
+from sscbench.analysis.contract_section import contract_label_section
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
@@ -261,6 +262,9 @@ def render_report(
         ("files", "Files"),
         ("trajectories", "Trajectories"),
     ]
+    contracts = contract_label_section(labels)  # "" unless a run has a contract label
+    if contracts:
+        toc.insert(4, ("contracts", "Observation contracts"))
     nav = "".join(f'<a href="#{k}">{escape(v)}</a>' for k, v in toc)
     repetitions = "every repetition" if result.sensitivity == "all_repetitions" else "r0"
     meta = (
@@ -297,6 +301,8 @@ def render_report(
         + "</section>"
     )
     parts.append(f'<section id="arrival"><h2>Arrival</h2>{html_table(result, "arrival")}</section>')
+    if contracts:
+        parts.append(contracts)
     parts.append(
         '<section id="timing"><h2>Reliance timing</h2>'
         + _figure("q_u", figures["q_u"], figure_paths["q_u"])
