@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from sscbench import __version__
+from sscbench.analysis.contract_section import contract_label_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
@@ -42,7 +43,6 @@ from sscbench.analysis.tables import (
     table_rows,
     write_tables,
 )
-from sscbench.analysis.contract_section import contract_label_section
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
