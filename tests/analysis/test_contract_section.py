@@ -51,3 +51,13 @@ def test_the_section_counts_primary_labels_and_escapes_names() -> None:
 
 def test_no_contract_labels_no_section() -> None:
     assert contract_label_section([_label("a", "g", None)]) == ""
+
+
+def test_a_contract_labelled_line_is_version_2_and_others_stay_version_1() -> None:
+    labelled = _label("a", "g", "SUCCESS")
+    assert labelled.schema_version == 2
+    assert '"schema_version":2' in labelled.model_dump_json()
+    plain = _label("b", "g", None)
+    assert plain.schema_version == 1 and "schema_version" not in plain.model_dump_json()
+    again = RunLabels.model_validate_json(labelled.model_dump_json())
+    assert again == labelled
