@@ -101,3 +101,14 @@ def test_artifacts_and_perturbations_are_deterministic_per_seed() -> None:
     assert delivered(4) != delivered(5)
     counts = Counter(v.primary for v in run_suite(SOLUTIONS["reference"], seeds=[7]))
     assert counts == {"SUCCESS": 12}
+
+
+def test_the_command_runs_the_oracle_check(capsys: pytest.CaptureFixture[str]) -> None:
+    from sscbench.cli.main import main
+    from sscbench.cli.native import SOLUTION_NAMES
+
+    assert tuple(SOLUTIONS) == SOLUTION_NAMES
+    assert main(["native", "--seeds", "2"]) == 0
+    assert "24/24 seeded runs succeeded" in capsys.readouterr().out
+    assert main(["native", "--seeds", "0"]) == 2
+    assert "--seeds must be at least 1" in capsys.readouterr().err
