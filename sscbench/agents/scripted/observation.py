@@ -54,7 +54,8 @@ class ContractAgent:
     def __init__(self, behaviour: str, phrasing: str = "plain") -> None:
         self.behaviour = behaviour
         self.inner = ScriptedAgent("gold", HABITS["gold"], phrasing=phrasing)
-        self.spec = ParticipantSpec(name=f"scripted:{behaviour}")
+        params = {} if phrasing == "plain" else {"phrasing": phrasing}
+        self.spec = ParticipantSpec(name=f"scripted:{behaviour}", params=params)
         self._held: AgentTurn | None = None
         self._user = ""
         self._kinds: dict[str, str] = {}
