@@ -29,6 +29,8 @@ from typing import Any, Literal
 
 from sscbench import __version__
 from sscbench.analysis.arrival import arrival_report_section
+from sscbench.analysis.contract_section import TITLE as CONTRACTS_TITLE
+from sscbench.analysis.contract_section import contract_label_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
@@ -287,11 +289,16 @@ def trajectories_page(viewer_html: str) -> str:
 def _sections(
     labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path
 ) -> list[Section]:
-    """The sections only some run sets have: the arrival intervention (its arms' runs)."""
+    """The sections only some run sets have: observation-contract labels (Expiry and
+    Transport runs) and the arrival intervention (its arms' runs)."""
+    out = []
+    contracts = contract_label_section(labels)
+    if contracts:
+        out.append(Section("contracts", CONTRACTS_TITLE, Markup(contracts)))
     arrival = arrival_report_section(labels, run_root, seed, out_dir)
-    if arrival is None:
-        return []
-    return [Section("arrival-intervention", "Arrival intervention", Markup(arrival))]
+    if arrival is not None:
+        out.append(Section("arrival-intervention", "Arrival intervention", Markup(arrival)))
+    return out
 
 
 def _write(path: Path, data: str | bytes) -> None:

@@ -35,6 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "replay recorded runs on a clean database and compare with their archived labels",
     ),
     "contracts": ("contracts", "audit τ²'s write tools against executable contracts"),
+    "native": (
+        "native",
+        "run the native observation-contract suite (four quadrants, five perturbations)",
+    ),
 }
 """Each subcommand's module in ``sscbench.cli`` and its one-line help (a test keeps the
 help equal to what the module registers). Only the module of the command being run is

@@ -11,17 +11,20 @@ propagates as :class:`~sscbench.errors.HarnessError`.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
+from sscbench.envs.clock import VirtualClock
 from sscbench.envs.domain import Domain, load_domain
 from sscbench.envs.footprint import write_footprint
 from sscbench.envs.intervention import (
     Annotates,
     CallContext,
+    HasClock,
     Intervention,
     InterventionRecord,
     WriteDecision,
@@ -29,6 +32,7 @@ from sscbench.envs.intervention import (
 from sscbench.envs.state import Checkpoint, EpisodeState
 from sscbench.envs.tau2_runtime import prepare_tau2
 from sscbench.errors import ConfigError, HarnessError
+from sscbench.records.events import VisibleEvent
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
@@ -89,6 +93,14 @@ class EpisodeEnvironment:
         self._kinds = tool_kinds(domain.name)
         self._to_json = _to_json_str()
         self._read_only = False
+        spec = intervention.clock_spec if isinstance(intervention, HasClock) else None
+        self.clock = None if spec is None else VirtualClock(spec, self._kinds)
+
+    def observe(self, event: VisibleEvent) -> float | None:
+        """Advance the virtual clock past a model-visible item; its time (``None``: no clock).
+
+        Whoever emits the episode's items calls this, in order, for every item."""
+        return None if self.clock is None else self.clock.observe(event)
 
     @classmethod
     def open(
@@ -118,6 +130,7 @@ class EpisodeEnvironment:
         fork._kinds = self._kinds
         fork._to_json = self._to_json
         fork._read_only = True
+        fork.clock = copy.deepcopy(self.clock)
         return fork
 
     def execute(self, call: ToolCall, step: int) -> Observation:
@@ -133,6 +146,7 @@ class EpisodeEnvironment:
             step=step,
             call_index=self.calls_executed,
             state=self.state,
+            now=None if self.clock is None else self.clock.now,
         )
         self.calls_executed += 1
         suppress = False

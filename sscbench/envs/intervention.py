@@ -19,6 +19,7 @@ from sscbench.envs.calls import Observation, ToolCall
 from sscbench.records.versioning import VersionedRecord
 
 if TYPE_CHECKING:
+    from sscbench.envs.clock import ClockSpec
     from sscbench.envs.state import EpisodeState
 
 
@@ -34,7 +35,8 @@ class CallContext:
     """What an intervention may know about a call: its place in the run and the state.
 
     ``step`` is the model-visible step index the observation will be delivered at.
-    ``state`` is the episode's live state (read it; never mutate it).
+    ``state`` is the episode's live state (read it; never mutate it). ``now`` is the
+    virtual-clock time at which the server answers the call (``None``: an unclocked run).
     """
 
     domain: str
@@ -42,6 +44,7 @@ class CallContext:
     step: int
     call_index: int
     state: EpisodeState
+    now: float | None = None
 
 
 @runtime_checkable
@@ -66,6 +69,17 @@ class Annotates(Protocol):
 
     def annotate(self, call: ToolCall) -> dict[str, Any]:
         """Detail for ``call``'s log entry."""
+        ...
+
+
+@runtime_checkable
+class HasClock(Protocol):
+    """Optional capability of an intervention whose fault runs on the virtual clock: the
+    environment then owns a clock with this spec (``None``: no clock)."""
+
+    @property
+    def clock_spec(self) -> ClockSpec | None:
+        """The clock the run needs."""
         ...
 
 

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sscbench.envs.clock import ClockSpec
+
 CONTRACT_SCHEMA_VERSION = 1
 
 Acquisition = Literal["co_delivered", "cross_record", "post_write_read_back"]
@@ -69,7 +71,29 @@ class WriteSuppression(_Frozen):
     affected_fields: tuple[str, ...]
 
 
-InterventionSpec = Annotated[ObservationRewrite | WriteSuppression, Field(discriminator="kind")]
+class ArtifactTTL(_Frozen):
+    """Issue a time-bounded artifact (an observation contract) and enforce its window.
+
+    Every delivered record of ``tool`` whose arguments match ``match`` carries a fresh
+    artifact under ``field`` (its id, issue time, TTL, expiry and the server time, on the
+    virtual clock ``clock``); a ``gate_tool`` call matching ``gate_match`` made when the
+    latest artifact is outside ``[issued, issued + ttl)`` is not executed and is answered
+    with the expiry response. A write made before any artifact was issued is not gated.
+    """
+
+    kind: Literal["artifact_ttl"] = "artifact_ttl"
+    tool: str
+    match: dict[str, Any]
+    field: str = "quote"
+    ttl_seconds: float = Field(gt=0)
+    gate_tool: str
+    gate_match: dict[str, Any]
+    clock: ClockSpec = ClockSpec()
+
+
+InterventionSpec = Annotated[
+    ObservationRewrite | WriteSuppression | ArtifactTTL, Field(discriminator="kind")
+]
 
 
 class Quote(_Frozen):

@@ -15,7 +15,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from sscbench.envs import CallContext, Observation, ToolCall, WriteDecision
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.envs.clock import ClockSpec
+from sscbench.fault_contracts.artifacts import ArtifactRuntime
+from sscbench.fault_contracts.contract import (
+    ArtifactTTL,
+    FaultContract,
+    ObservationRewrite,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.refutation import chain_break
 from sscbench.json_paths import get_path, set_path
@@ -50,6 +57,11 @@ class ContractIntervention:
         self.contract = contract
         self._rewrites = [s for s in contract.interventions if isinstance(s, ObservationRewrite)]
         self._suppressions = [s for s in contract.interventions if isinstance(s, WriteSuppression)]
+        self._artifacts = [
+            ArtifactRuntime(s, contract.contract_id)
+            for s in contract.interventions
+            if isinstance(s, ArtifactTTL)
+        ]
         self._chain_break = (
             chain_break(contract.refutation.relation) if self._suppressions else None
         )
@@ -62,9 +74,18 @@ class ContractIntervention:
         self._details: dict[str, dict[str, Any]] = {}
         self.deliveries: list[FaultDelivery] = []
 
+    @property
+    def clock_spec(self) -> ClockSpec | None:
+        """The virtual clock an artifact contract runs on (``None``: no clock needed)."""
+        return self._artifacts[0].spec.clock if self._artifacts else None
+
     # -- writes -------------------------------------------------------------------------
     def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
-        """Suppress the call when it is (a still-attributable repeat of) the logical request."""
+        """Suppress the call when it is (a still-attributable repeat of) the logical request,
+        or a gated write whose artifact has expired."""
+        if any(art.decide(call, ctx) for art in self._artifacts):
+            self._details[call.id] = {"role": "fault", "expired": True}
+            return WriteDecision.SUPPRESS
         for spec in self._suppressions:
             if call.name == spec.tool and arguments_match(call.arguments, spec.match):
                 if self._suppressed_ok and (
@@ -99,6 +120,11 @@ class ContractIntervention:
                 self._suppressed_ok += 1
             self._details[call.id]["payload_error"] = observation.error
             self._deliver(call, ctx, pending.tool, "fault", "suppress", not observation.error)
+        for art in self._artifacts:
+            issued = art.rewrite(call, observation, ctx, self._artifact_delivered)
+            if issued is not None:
+                self._details.setdefault(call.id, {"role": "fault", "artifact": art.issued})
+                return issued
         if observation.error or not self._rewrites:
             return None
         data: Any = None
@@ -141,6 +167,11 @@ class ContractIntervention:
                 control=self.contract.control,
             )
         )
+
+    def _artifact_delivered(
+        self, call: ToolCall, ctx: CallContext, tool: str, action: str, effective: bool
+    ) -> None:
+        self._deliver(call, ctx, tool, "fault", action, effective)
 
     def hidden_records(self) -> list[BaseModel]:
         """Records for the run's hidden log (every delivery the intervention touched)."""

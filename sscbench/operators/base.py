@@ -71,6 +71,11 @@ class Operator(ABC, Generic[P]):
     step_limit: ClassVar[int] = 60
     """Model-visible step limit of this operator's runs under the protocol (an experiment
     file may override it); the paper's limits are 60, 40 and 30 steps."""
+    scripted_truth: ClassVar[bool] = True
+    """Do the scripted agents' private truth records name this operator's fact? When not
+    (an artifact's validity window, an identifier's transport form), their runs are left
+    out of validation against that truth instead of scored against records that cannot
+    speak of the fact."""
     interface_variants: ClassVar[tuple[str, ...]] = ()
     """The paired-check interface variants (of ``fault_contracts.variants.VARIANTS``) this
     operator's cases take; :meth:`variant_interventions` supplies what each adds."""

@@ -15,11 +15,18 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.artifacts import issues
+from sscbench.fault_contracts.contract import (
+    ArtifactTTL,
+    FaultContract,
+    ObservationRewrite,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.refutation import get_relation, refutation_arrival
 from sscbench.json_paths import get_path
+from sscbench.reconstruct.contract_labels import contract_label
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
@@ -41,6 +48,8 @@ def _value(data: Any, path: str) -> Any:
 def fault_step(contract: FaultContract, history: History) -> int | None:
     """The first delivered fault-bearing observation, judged from the ledger alone."""
     for spec in contract.interventions:
+        if isinstance(spec, ArtifactTTL):  # the first artifact issued
+            return next((i.step for i in issues(spec, history)), None)
         if isinstance(spec, WriteSuppression):
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match):
@@ -222,6 +231,7 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
             adopted_reason="not triggered",
             z_s=None,
             y_end=None,
+            contract_label=_contract_label(contract, history, [], base["success"]),
         )
     uses = find_uses(ledger, RunView(history=history, t_f=t_f_step, contract=contract), classifier)
     # A quote of v′ to question, check or flag it is a dependent use (it sets T_S) but
@@ -252,7 +262,15 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
             }
             for u in uses
         ),
+        contract_label=_contract_label(contract, history, uses, base["success"]),
     )
+
+
+def _contract_label(
+    contract: FaultContract, history: History, uses: list[Use], success: bool | None
+) -> dict[str, Any] | None:
+    label = contract_label(contract, history, uses, success)
+    return None if label is None else label.model_dump(mode="json")
 
 
 def arrival_class(t_e: EventTime, t_s: EventTime) -> Any:

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_validator,
+)
 
 from sscbench.errors import ConfigError
 from sscbench.records.events import Termination
@@ -64,6 +70,28 @@ class RunLabels(VersionedRecord):
     z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
     y_end: Literal["endorse", "retract", "undecidable"] | None
     uses: tuple[dict[str, object], ...] = ()
+    SCHEMA: ClassVar[int] = 2
+    """2: ``contract_label``. Only lines that carry it are written as version 2, so every
+    other line stays the version-1 line it always was, and a reader that predates the
+    field refuses a labelled line with the "newer" message instead of misreading it."""
+
+    contract_label: dict[str, Any] | None = None
+    """Observation-contract runs: the primary label by severity (validity / integrity /
+    meta, :mod:`sscbench.reconstruct.contract_labels`); absent for other operators, so
+    their lines keep their bytes."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _labelled_lines_are_version_2(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("contract_label") is not None:
+            return {**data, "schema_version": max(2, int(data.get("schema_version", 1)))}
+        return data
+
+    def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = super()._first_version_implicit(handler)
+        if isinstance(data, dict) and data.get("contract_label") is None:
+            data.pop("contract_label", None)
+        return data
 
 
 def _share_fields_set(model: BaseModel, shared: dict[frozenset[str], set[str]]) -> None:

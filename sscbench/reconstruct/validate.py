@@ -87,6 +87,13 @@ class GroundTruth:
     run_id: str = ""
 
 
+def _has_scripted_truth(operator: str) -> bool:
+    """False for operators whose fact the scripted agents' truth cannot name."""
+    from sscbench.operators.registry import OPERATORS, operator_names
+
+    return operator not in operator_names() or OPERATORS.get(operator).scripted_truth
+
+
 def ground_truth(run_dir: Path, ledger: Ledger | None = None) -> GroundTruth | None:
     """The run's ground truth, or ``None`` for runs without a scripted agent or a fault
     (``ledger``: the run's ledger when the caller has already read it)."""
@@ -95,6 +102,8 @@ def ground_truth(run_dir: Path, ledger: Ledger | None = None) -> GroundTruth | N
     if ledger.header.fault is None or not (run_dir / TRUTH_FILE).exists():
         return None
     contract = FaultContract.model_validate(ledger.header.fault)
+    if not _has_scripted_truth(contract.operator):
+        return None
     deliveries = [
         d
         for d in read_fault_deliveries(run_dir / HIDDEN_FILE) or ()

@@ -23,10 +23,11 @@ from pydantic import (
 SCHEMA_VERSION = 5
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
 configuration's display id); 4: ``run_end.failure`` (a structured cause for a failed run,
-written only when the run failed); 5: delivered refutations — ``origin`` on tool calls and
-observations the harness made, the ``system_notice`` event, the header's ``arrival`` and the
-``replay_divergence`` termination, each written only when present. Older ledgers still
-load, with those fields ``None``."""
+written only when the run failed); 5: the header's ``clock`` and each event's ``vt`` (the
+virtual clock of a run whose fault declares one), and delivered refutations — ``origin`` on
+tool calls and observations the harness made, the ``system_notice`` event, the header's
+``arrival`` and the ``replay_divergence`` termination; each written only when present.
+Older ledgers still load, with those fields ``None``."""
 
 
 def _omit_none(data: Any, *names: str) -> Any:
@@ -81,6 +82,11 @@ class Header(_Record):
     fault: dict[str, Any] | None = Field(
         default=None, description="the fault contract injected in this run (None: clean run)"
     )
+    clock: dict[str, Any] | None = Field(
+        default=None,
+        description="since v5: the virtual clock's spec (cost model, seed) when the fault "
+        "declares one",
+    )
     arrival: dict[str, Any] | None = Field(
         default=None,
         description="since v5: the arrival intervention of this run (arm, interface, replay "
@@ -88,13 +94,22 @@ class Header(_Record):
     )
 
     @model_serializer(mode="wrap")
-    def _omit_absent_arrival(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "arrival")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        return _omit_none(handler(self), "clock", "arrival")
 
 
 class _Visible(_Record):
     step: int = Field(ge=0)
     turn: int = Field(ge=0)
+    vt: float | None = Field(
+        default=None, description="virtual-clock seconds when the item happened (clocked runs)"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # One serializer for every visible event (a subclass's own would replace it):
+        # ``vt`` off a clocked run and ``origin`` off an agent's own event are left out.
+        return _omit_none(handler(self), "vt", "origin")
 
 
 class UserMessage(_Visible):
@@ -123,10 +138,6 @@ class AgentToolCall(_Visible):
         description="since v5: 'harness' for a call the harness made (absent: the agent's)",
     )
 
-    @model_serializer(mode="wrap")
-    def _omit_absent_origin(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "origin")
-
 
 class ToolObservation(_Visible):
     """The observation delivered for ``call_id``, exactly as the model received it."""
@@ -138,10 +149,6 @@ class ToolObservation(_Visible):
     origin: Origin | None = Field(
         default=None, description="since v5: 'harness' when it answers a harness call"
     )
-
-    @model_serializer(mode="wrap")
-    def _omit_absent_origin(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "origin")
 
 
 class SystemNotice(_Visible):

@@ -74,12 +74,16 @@ def _package_version() -> str:
 
 
 class _Recorder:
-    def __init__(self, writer: JsonlWriter) -> None:
+    def __init__(self, writer: JsonlWriter, env: EpisodeEnvironment) -> None:
         self.writer = writer
+        self.env = env
         self.history: list[VisibleEvent] = []
         self.turn = 0
 
     def emit(self, event: VisibleEvent) -> None:
+        vt = self.env.observe(event)
+        if vt is not None:
+            event = event.model_copy(update={"vt": vt})
         self.history.append(event)
         self.writer.append(event)
 
@@ -151,10 +155,11 @@ def run_episode(
                 variants=spec.variants,
                 fault=spec.fault,
                 configuration=spec.configuration,
+                clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
                 arrival=None if arrival is None else arrival.header(),
             )
         )
-        rec = _Recorder(ledger)
+        rec = _Recorder(ledger, env)
         control = None if arrival is None else ArrivalController(arrival)
         termination: Termination
         error: str | None = None

@@ -19,7 +19,12 @@ from typing import Any
 from sscbench.agents.base import GREETING, EpisodeContext
 from sscbench.agents.scripted.agent import IDENTITY_QUESTION
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.contract import (
+    ArtifactTTL,
+    FaultContract,
+    ObservationRewrite,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.json_paths import flatten
 from sscbench.records.events import (
@@ -81,6 +86,8 @@ def _references(contract: FaultContract, arguments: dict[str, Any], index: int) 
     for spec in contract.interventions:
         if isinstance(spec, WriteSuppression):
             return (contract.target.logical_request or {}).get("gold_index") == index
+        if isinstance(spec, ArtifactTTL):
+            continue
         if spec.role == "fault":
             values = {str(v) for _, v in flatten(arguments)}
             if any(str(v) in values for v in spec.match.values()):
@@ -106,19 +113,23 @@ class _Builder:
         self.turn = 0
         self.calls = 0
 
+    def emit(self, event: VisibleEvent) -> None:
+        self.env.observe(event)  # the virtual clock, for contracts that run on one
+        self.events.append(event)
+
     def say(self, text: str) -> None:
-        self.events.append(AgentMessage(step=len(self.events), turn=self.turn, content=text))
+        self.emit(AgentMessage(step=len(self.events), turn=self.turn, content=text))
         self.turn += 1
 
     def hear(self) -> None:
         text = self.user.next_message(tuple(self.events))
-        self.events.append(UserMessage(step=len(self.events), turn=self.turn, content=text))
+        self.emit(UserMessage(step=len(self.events), turn=self.turn, content=text))
         self.turn += 1
 
     def call(self, name: str, arguments: dict[str, Any]) -> None:
         call_id = f"call_{self.calls}"
         self.calls += 1
-        self.events.append(
+        self.emit(
             AgentToolCall(
                 step=len(self.events),
                 turn=self.turn,
@@ -131,7 +142,7 @@ class _Builder:
         obs = self.env.execute(
             ToolCall(id=call_id, name=name, arguments=arguments), len(self.events)
         )
-        self.events.append(
+        self.emit(
             ToolObservation(
                 step=len(self.events),
                 turn=self.turn,
@@ -150,7 +161,9 @@ class _Builder:
 
     def read_target(self) -> None:
         for spec in self.contract.interventions:
-            if isinstance(spec, ObservationRewrite) and spec.role == "fault":
+            if (isinstance(spec, ObservationRewrite) and spec.role == "fault") or isinstance(
+                spec, ArtifactTTL
+            ):
                 self.call(spec.tool, dict(spec.match))
                 return
 

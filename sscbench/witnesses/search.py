@@ -55,6 +55,7 @@ def continue_with(
                 step=len(events), turn=turn, call_id=call_id, name=name, arguments=arguments
             )
         )
+        env.observe(events[-1])  # the virtual clock, for contracts that run on one
         turn += 1
         obs = env.execute(ToolCall(id=call_id, name=name, arguments=dict(arguments)), len(events))
         events.append(
@@ -62,6 +63,7 @@ def continue_with(
                 step=len(events), turn=turn, call_id=call_id, content=obs.content, error=obs.error
             )
         )
+        env.observe(events[-1])
         turn += 1
         made.append(
             WitnessCall(

@@ -16,6 +16,8 @@ from sscbench.experiments.inline import control_tasks
 from sscbench.reconstruct.labels import RunLabels, read_labels
 from sscbench.runs.episode import LEDGER_FILE
 
+OBSERVATION_CONTRACTS = ("expiry", "transport")
+
 
 @pytest.fixture(scope="module")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -72,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 20  # 4 operators × 5 scripted configurations
+    assert len(groups) == 30  # 6 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -135,27 +137,33 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
 
 
 def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
-    # Only scripted:eager produces an "after" arrival: every other after-stratum is still a
-    # row, shown as 0/0/0 with no value rather than dropped or shown as 0 %.
+    # On the τ² facts only scripted:eager produces an "after" arrival: every other
+    # after-stratum is still a row, shown as 0/0/0 with no value rather than dropped or
+    # shown as 0 %. An observation contract's expiry is only shown once the write that
+    # relied on the quote is answered, so there every agent populates it.
     rows = results["primary"].adoption
     for row in rows:
-        if row.configuration == "scripted:eager":
+        if row.configuration == "scripted:eager" or row.operator in OBSERVATION_CONTRACTS:
             continue
         assert (row.a_after.numerator, row.a_after.denominator, row.a_after.clusters) == (0, 0, 0)
         assert row.a_after.value is None
     eager = {r.operator: r for r in rows if r.configuration == "scripted:eager"}
     assert eager["write_effect"].a_after.denominator > 0
+    expiry = [r for r in rows if r.operator == "expiry"]
+    assert sum(r.a_after.denominator for r in expiry) > 0
 
 
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 600  # 120 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1200
+    assert sum(f.scheduled for f in primary.funnel) == 900  # 180 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1800
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
-    assert all(a.a_p.numerator == 0 for a in careful.values())
+    # careful never adopts a τ² fact; its confirmation exchange outlasts an Expiry quote
+    assert all(a.a_p.numerator == 0 for op, a in careful.items() if op not in OBSERVATION_CONTRACTS)
+    assert careful["expiry"].a_p.numerator > 0
     # Write-effect adoptions by gold/hasty are never refuted (no read-back): q_U = 0.
     timing = {(t.operator, t.configuration): t for t in primary.timing}
     gold = timing[("write_effect", "scripted:gold")]

@@ -70,3 +70,6 @@ def _register() -> None:
 
 
 _register()
+
+# The observation-contract behaviours wrap the gold agent defined above.
+from sscbench.agents.scripted import observation  # noqa: E402,F401
