@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sscbench.envs.tool_edit import SourceEdit
+
 CONTRACT_SCHEMA_VERSION = 1
 
 Acquisition = Literal["co_delivered", "cross_record", "post_write_read_back"]
@@ -69,7 +71,26 @@ class WriteSuppression(_Frozen):
     affected_fields: tuple[str, ...]
 
 
-InterventionSpec = Annotated[ObservationRewrite | WriteSuppression, Field(discriminator="kind")]
+class ToolEdit(_Frozen):
+    """Run writes matching the logical request with a defective copy of the tool.
+
+    The copy is ``method`` (the tool itself unless named) with ``edits`` applied
+    (:mod:`sscbench.envs.tool_edit`). Its effect on state is what the episode keeps; the
+    answer delivered is the conforming tool's, so the success reply claims the advertised
+    effect while ``affected_fields`` of the record are left as the defect leaves them.
+    """
+
+    kind: Literal["tool_edit"] = "tool_edit"
+    tool: str
+    match: dict[str, Any]
+    method: str | None = None
+    edits: tuple[SourceEdit, ...] = Field(min_length=1)
+    affected_fields: tuple[str, ...] = Field(min_length=1)
+
+
+InterventionSpec = Annotated[
+    ObservationRewrite | WriteSuppression | ToolEdit, Field(discriminator="kind")
+]
 
 
 class Quote(_Frozen):

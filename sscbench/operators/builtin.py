@@ -1,5 +1,19 @@
-"""Import the four reference operators so they register themselves."""
+"""Import the built-in operators so they register themselves."""
 
-from sscbench.operators import item_option, pay_source, return_date, write_effect
+from sscbench.operators import (
+    ignored_argument,
+    item_option,
+    partial_effect,
+    pay_source,
+    return_date,
+    write_effect,
+)
 
-__all__ = ["item_option", "pay_source", "return_date", "write_effect"]
+__all__ = [
+    "ignored_argument",
+    "item_option",
+    "partial_effect",
+    "pay_source",
+    "return_date",
+    "write_effect",
+]

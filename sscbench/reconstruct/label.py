@@ -15,7 +15,12 @@ from typing import Any, Protocol
 from pydantic import ValidationError
 
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.contract import (
+    FaultContract,
+    ObservationRewrite,
+    ToolEdit,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.refutation import get_relation, refutation_arrival
 from sscbench.json_paths import get_path
@@ -40,7 +45,7 @@ def _value(data: Any, path: str) -> Any:
 def fault_step(contract: FaultContract, history: History) -> int | None:
     """The first delivered fault-bearing observation, judged from the ledger alone."""
     for spec in contract.interventions:
-        if isinstance(spec, WriteSuppression):
+        if isinstance(spec, WriteSuppression | ToolEdit):
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match):
                     return d.step

@@ -19,7 +19,12 @@ from typing import Any
 from sscbench.agents.base import GREETING, EpisodeContext
 from sscbench.agents.scripted.agent import IDENTITY_QUESTION
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.contract import (
+    FaultContract,
+    ObservationRewrite,
+    ToolEdit,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.json_paths import flatten
 from sscbench.records.events import (
@@ -79,7 +84,7 @@ class NoContext(Exception):
 
 def _references(contract: FaultContract, arguments: dict[str, Any], index: int) -> bool:
     for spec in contract.interventions:
-        if isinstance(spec, WriteSuppression):
+        if isinstance(spec, WriteSuppression | ToolEdit):
             return (contract.target.logical_request or {}).get("gold_index") == index
         if spec.role == "fault":
             values = {str(v) for _, v in flatten(arguments)}

@@ -1,6 +1,7 @@
 """Built-in refutation relations, one per module, registered on import."""
 
 from sscbench.fault_contracts.relations import (
+    effect_read_back,
     payment_id_category,
     post_write_read_back,
     product_variant_binding,
@@ -8,6 +9,7 @@ from sscbench.fault_contracts.relations import (
 )
 
 __all__ = [
+    "effect_read_back",
     "payment_id_category",
     "post_write_read_back",
     "product_variant_binding",

@@ -1,5 +1,11 @@
 """Built-in use-rule sets, one per reference operator, registered on import."""
 
-from sscbench.reconstruct.rules import item_option, pay_source, return_date, write_effect
+from sscbench.reconstruct.rules import (
+    item_option,
+    pay_source,
+    return_date,
+    tool_defects,
+    write_effect,
+)
 
-__all__ = ["item_option", "pay_source", "return_date", "write_effect"]
+__all__ = ["item_option", "pay_source", "return_date", "tool_defects", "write_effect"]
