@@ -162,7 +162,7 @@ class EpisodeEnvironment:
                     "its write footprint is incomplete"
                 )
             if decision is WriteDecision.EDIT:
-                self._edited_effect(call, ctx, observation, footprint, before)
+                observation = self._edited_effect(call, ctx, observation, footprint, before)
                 return self._rewritten(call, observation, ctx, step)
             digest = _sha(observation.content)
             self.intervention_log.append(
@@ -192,12 +192,13 @@ class EpisodeEnvironment:
         self,
         call: ToolCall,
         ctx: CallContext,
-        delivered: Observation,
+        conforming: Observation,
         footprint: list[tuple[str, str]] | None,
         before: str,
-    ) -> None:
-        """Run the intervention's defective copy of the tool for the call's effect on state
-        (the conforming tool's answer, already computed on a fork, is what is delivered)."""
+    ) -> Observation:
+        """Run the intervention's defective copy of the tool for the call's effect on state;
+        return the answer to deliver: the conforming tool's (already computed on a fork) or,
+        if the intervention says so, the defective copy's own."""
         if not isinstance(self.intervention, EditsTools):
             raise HarnessError(
                 f"intervention asked to edit {call.name} but supplies no edited tool"
@@ -205,6 +206,7 @@ class EpisodeEnvironment:
         self._own(footprint)
         edited = self.intervention.edited_toolkit(call, self.domain.toolkit_class)
         effect = self._invoke(call, edited(self.state.db))
+        delivered = effect if self.intervention.edited_reply(call) else conforming
         self.intervention_log.append(
             InterventionRecord(
                 kind="tool_edited",
@@ -212,17 +214,18 @@ class EpisodeEnvironment:
                 call_index=ctx.call_index,
                 call_id=call.id,
                 tool=call.name,
-                original_sha256=_sha(effect.content),
+                original_sha256=_sha(conforming.content),
                 delivered_sha256=_sha(delivered.content),
                 state_hash_before=before,
                 state_hash_after=self.state.state_hash(),
                 detail={
-                    "tool_error": delivered.error,
+                    "tool_error": conforming.error,
                     "edited_error": effect.error,
                     **self._annotate(call),
                 },
             )
         )
+        return delivered
 
     def _rewritten(
         self, call: ToolCall, observation: Observation, ctx: CallContext, step: int

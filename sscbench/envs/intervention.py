@@ -81,6 +81,10 @@ class EditsTools(Protocol):
         """The toolkit class whose ``call.name`` has the contract's defect."""
         ...
 
+    def edited_reply(self, call: ToolCall) -> bool:
+        """Deliver the defective copy's own answer (True) or the conforming tool's (False)."""
+        ...
+
 
 @runtime_checkable
 class HasHiddenRecords(Protocol):

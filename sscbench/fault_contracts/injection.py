@@ -104,6 +104,10 @@ class ContractIntervention:
         )
         return edited
 
+    def edited_reply(self, call: ToolCall) -> bool:
+        """Whether the defective copy's own answer is delivered for ``call``."""
+        return self._pending_edits[call.id].reply == "edited"
+
     def _touches_affected(self, call: ToolCall) -> bool:
         rule = self._chain_break
         return rule is not None and any(

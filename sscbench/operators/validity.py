@@ -7,7 +7,8 @@
   unchanged and delivers a payload byte-identical to the real success.
 * A defect fault: in the gold replay the defective tool's request answers byte-identically
   to the real success, and leaves the state different from the real write's — in the
-  affected fields and nowhere else.
+  affected fields and nowhere else; or, where the defect is a missing guard, the conforming
+  tool refuses the gold write, the defective one accepts it and changes the affected fields.
 * ``v′ ≠ v`` unless the contract is a target-value control.
 
 Task relevance is operator-specific and checked in each operator's ``propose``.
@@ -128,7 +129,10 @@ def _check_tool_edit(contract: FaultContract, spec: ToolEdit) -> str | None:
         for i, action in enumerate(actions[:gold_index]):
             env.execute(ToolCall(id=f"g{i}", name=action.name, arguments=action.arguments), i)
     real, faked = (env.execute(call, gold_index) for env in envs)
-    if real.error or (faked.content, faked.error) != (real.content, real.error):
+    if spec.reply == "edited":
+        if not real.error or faked.error:
+            return "the conforming tool does not refuse the gold write, or the defective one does"
+    elif real.error or (faked.content, faked.error) != (real.content, real.error):
         return "the defective write's reply differs from a real success"
     real_db, faked_db = (env.state.snapshot() for env in envs)
     changed = set()
@@ -139,6 +143,14 @@ def _check_tool_edit(contract: FaultContract, spec: ToolEdit) -> str | None:
                 changed |= {(name, key, path) for path in _diff(left.get(key), right.get(key))}
     if not changed:
         return "the defect leaves the state as the real write does"
+    if spec.reply == "edited":  # the whole effect is the fault; it must reach the fields
+        if not any(
+            k == contract.target.entity_id
+            and any(p == f or p.startswith(f"{f}.") for f in spec.affected_fields)
+            for _, k, p in changed
+        ):
+            return "the defective write does not change the affected fields"
+        return None
     stray = sorted(
         f"{n}/{k}/{p}"
         for n, k, p in changed

@@ -1,5 +1,6 @@
-"""Defect-class operators (PartialEffect, IgnoredArgument): the generic value rules, plus
-one thing they cannot know — a repeat of the defective request is a repair, not a use.
+"""Defect-class operators (PartialEffect, IgnoredArgument, UnenforcedPrecondition,
+InvariantBreak): the generic value rules, plus what they cannot know — a repeat of the
+defective request is a repair, not a use.
 
 The claimed fields are values like any other (``v′`` as the success reply showed them,
 ``v`` as the record holds them), so the generic rules find them in text. But when the agent
@@ -72,5 +73,5 @@ def _arguments_after(text: str, start: int) -> tuple[int, int]:
     return (m.end() - 1, len(text))
 
 
-USE_RULES.add("partial_effect", ToolDefectRules)
-USE_RULES.add("ignored_argument", ToolDefectRules)
+for _name in ("partial_effect", "ignored_argument", "unenforced_precondition", "invariant_break"):
+    USE_RULES.add(_name, ToolDefectRules)
