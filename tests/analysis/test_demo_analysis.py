@@ -72,7 +72,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 24  # 6 operators × 4 scripted configurations
+    assert len(groups) == 32  # 8 operators × 4 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})

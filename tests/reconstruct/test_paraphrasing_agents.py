@@ -5,9 +5,10 @@ doubts, retractions and completion claims in many natural forms, lists, tables a
 replies), one repetition. The agents' ground truth does not depend on the wording, so every
 run is scored exactly. Floors: adoption agreement 99 %, ``T_S`` and ``T_U`` exact 98 %.
 
-The defect-class operators (PartialEffect, IgnoredArgument) use the generic value rules,
-which are validated on the plain phrasing (the demo) only: their varied-phrasing runs are
-set aside here until they have rules of their own.
+The defect-class operators (PartialEffect, IgnoredArgument, UnenforcedPrecondition,
+InvariantBreak) use the generic value rules, which are validated on the plain phrasing (the
+demo) only: their varied-phrasing runs are set aside here until they have rules of their
+own.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.validate import validate_dir
 
 AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
-GENERIC_RULES = ("partial_effect", "ignored_argument")
+GENERIC_RULES = ("partial_effect", "ignored_argument", "unenforced_precondition", "invariant_break")
 
 
 @pytest.fixture(scope="module")
