@@ -20,7 +20,7 @@ from sscbench.runs.episode import LEDGER_FILE
 @pytest.fixture(scope="module")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("demo") / "demo"
-    assert main(["demo", "--out", str(out)]) == 0  # ~10 s: 960 scripted runs + 35 clean
+    assert main(["demo", "--out", str(out)]) == 0  # ~15 s: 1472 scripted runs + 55 clean
     return out
 
 
@@ -144,12 +144,16 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 480  # 120 cases × 4 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 960
+    assert sum(f.scheduled for f in primary.funnel) == 736  # 184 cases × 4 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1472
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
-    assert all(a.a_p.numerator == 0 for a in careful.values())
+    reference = ("return_date", "pay_source", "item_option", "write_effect")
+    assert all(careful[op].a_p.numerator == 0 for op in reference)
+    assert careful["partial_effect"].a_p.numerator == 0  # it reads every write back
+    # No scripted agent checks a precondition against the policy: careful relies too.
+    assert careful["unenforced_precondition"].a_p.numerator == 3
     # Write-effect adoptions by gold/hasty are never refuted (no read-back): q_U = 0.
     timing = {(t.operator, t.configuration): t for t in primary.timing}
     gold = timing[("write_effect", "scripted:gold")]
