@@ -24,6 +24,7 @@ from sscbench.envs.footprint import write_footprint
 from sscbench.envs.intervention import (
     Annotates,
     CallContext,
+    EditsTools,
     HasClock,
     Intervention,
     InterventionRecord,
@@ -149,23 +150,21 @@ class EpisodeEnvironment:
             now=None if self.clock is None else self.clock.now,
         )
         self.calls_executed += 1
-        suppress = False
+        decision = WriteDecision.PROCEED
         undo: tuple[Checkpoint, str] | None = None
+        footprint: list[tuple[str, str]] | None = None
         if kind == "write":
             if self._read_only:
                 raise HarnessError(f"write {call.name} through a read-only fork of an episode")
             if self.intervention is not None:
-                suppress = self.intervention.decide_write(call, ctx) is WriteDecision.SUPPRESS
+                decision = self.intervention.decide_write(call, ctx)
             footprint = write_footprint(self.domain.name, call.name, self.state.db, call.arguments)
-            if suppress:
+            if decision is not WriteDecision.PROCEED:
                 keys = footprint if footprint is not None else self._all_keys()
                 undo = (self.state.checkpoint(keys), self.state.state_hash())
                 self.state.fork(keys)
-            elif footprint is None:
-                self.state.own_everything()
             else:
-                for key in footprint:
-                    self.state.own(key)
+                self._own(footprint)
         observation = self._invoke(call)
         if undo is not None:
             saved, before = undo
@@ -176,6 +175,9 @@ class EpisodeEnvironment:
                     f"suppressing {call.name} (call {call.id}) left the state changed; "
                     "its write footprint is incomplete"
                 )
+            if decision is WriteDecision.EDIT:
+                observation = self._edited_effect(call, ctx, observation, footprint, before)
+                return self._rewritten(call, observation, ctx, step)
             digest = _sha(observation.content)
             self.intervention_log.append(
                 InterventionRecord(
@@ -191,6 +193,57 @@ class EpisodeEnvironment:
                     detail={"tool_error": observation.error, **self._annotate(call)},
                 )
             )
+        return self._rewritten(call, observation, ctx, step)
+
+    def _own(self, footprint: list[tuple[str, str]] | None) -> None:
+        if footprint is None:
+            self.state.own_everything()
+        else:
+            for key in footprint:
+                self.state.own(key)
+
+    def _edited_effect(
+        self,
+        call: ToolCall,
+        ctx: CallContext,
+        conforming: Observation,
+        footprint: list[tuple[str, str]] | None,
+        before: str,
+    ) -> Observation:
+        """Run the intervention's defective copy of the tool for the call's effect on state;
+        return the answer to deliver: the conforming tool's (already computed on a fork) or,
+        if the intervention says so, the defective copy's own."""
+        if not isinstance(self.intervention, EditsTools):
+            raise HarnessError(
+                f"intervention asked to edit {call.name} but supplies no edited tool"
+            )
+        self._own(footprint)
+        edited = self.intervention.edited_toolkit(call, self.domain.toolkit_class)
+        effect = self._invoke(call, edited(self.state.db))
+        delivered = effect if self.intervention.edited_reply(call) else conforming
+        self.intervention_log.append(
+            InterventionRecord(
+                kind="tool_edited",
+                step=ctx.step,
+                call_index=ctx.call_index,
+                call_id=call.id,
+                tool=call.name,
+                original_sha256=_sha(conforming.content),
+                delivered_sha256=_sha(delivered.content),
+                state_hash_before=before,
+                state_hash_after=self.state.state_hash(),
+                detail={
+                    "tool_error": conforming.error,
+                    "edited_error": effect.error,
+                    **self._annotate(call),
+                },
+            )
+        )
+        return delivered
+
+    def _rewritten(
+        self, call: ToolCall, observation: Observation, ctx: CallContext, step: int
+    ) -> Observation:
         if self.intervention is not None:
             replacement = self.intervention.rewrite(call, observation, ctx)
             if replacement is not None and replacement != observation:
@@ -225,7 +278,7 @@ class EpisodeEnvironment:
             (name, key) for name in self.domain.collections for key in self.state.collection(name)
         ]
 
-    def _invoke(self, call: ToolCall) -> Observation:
+    def _invoke(self, call: ToolCall, toolkit: Any = None) -> Observation:
         # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for an
         # assistant requestor outside solo mode, minus the eager debug-log formatting.
         error = False
@@ -237,7 +290,7 @@ class EpisodeEnvironment:
                 call_id=call.id, content=f"Error: Tool '{call.name}' not found.", error=True
             )
         try:
-            result = getattr(self.toolkit, call.name)(**call.arguments)
+            result = getattr(toolkit or self.toolkit, call.name)(**call.arguments)
         except Exception as exc:  # τ² turns every tool exception into an error observation
             if _raised_by_harness(exc):
                 raise HarnessError(f"harness failure while running {call.name}: {exc!r}") from exc

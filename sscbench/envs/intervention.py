@@ -3,8 +3,10 @@
 An intervention sees every agent tool call at the single choke point
 (:class:`sscbench.envs.environment.EpisodeEnvironment`). Before the tool runs it may ask
 for a write to be *suppressed* (the tool validates and answers normally, its effect on
-state is undone). After the tool runs it may *rewrite* the delivered observation. Both
-are recorded in the intervention log, which is kept apart from the model-visible ledger.
+state is undone) or *edited* (the conforming tool's answer is delivered, a defective copy
+of the tool makes the effect on state). After the tool runs it may *rewrite* the delivered
+observation. All are recorded in the intervention log, which is kept apart from the
+model-visible ledger.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class WriteDecision(Enum):
 
     PROCEED = "proceed"
     SUPPRESS = "suppress"
+    EDIT = "edit"
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,19 @@ class HasClock(Protocol):
     @property
     def clock_spec(self) -> ClockSpec | None:
         """The clock the run needs."""
+
+
+@runtime_checkable
+class EditsTools(Protocol):
+    """Optional capability of an intervention that answers EDIT: the defective copy of the
+    toolkit (a subclass of the domain's toolkit class) that runs the call's effect."""
+
+    def edited_toolkit(self, call: ToolCall, base: type[Any]) -> type[Any]:
+        """The toolkit class whose ``call.name`` has the contract's defect."""
+        ...
+
+    def edited_reply(self, call: ToolCall) -> bool:
+        """Deliver the defective copy's own answer (True) or the conforming tool's (False)."""
         ...
 
 
@@ -98,7 +114,7 @@ class InterventionRecord(VersionedRecord):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["observation_rewritten", "write_suppressed"]
+    kind: Literal["observation_rewritten", "write_suppressed", "tool_edited"]
     step: int
     call_index: int
     call_id: str

@@ -8,6 +8,7 @@ from sscbench.fault_contracts.contract import (
     Quote,
     Refutation,
     Target,
+    ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.history import History
@@ -26,6 +27,7 @@ __all__ = [
     "Quote",
     "Refutation",
     "Target",
+    "ToolEdit",
     "WriteSuppression",
     "dump_contract",
     "load_contract",

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.envs.clock import ClockSpec
+from sscbench.envs.tool_edit import SourceEdit
 
 CONTRACT_SCHEMA_VERSION = 1
 
@@ -91,8 +92,29 @@ class ArtifactTTL(_Frozen):
     clock: ClockSpec = ClockSpec()
 
 
+class ToolEdit(_Frozen):
+    """Run writes matching the logical request with a defective copy of the tool.
+
+    The copy is ``method`` (the tool itself unless named) with ``edits`` applied
+    (:mod:`sscbench.envs.tool_edit`). Its effect on state is what the episode keeps. With
+    ``reply="conforming"`` the answer delivered is the conforming tool's, so the success
+    reply claims the advertised effect while ``affected_fields`` of the record are left as
+    the defect leaves them (Partial Effect, Ignored Argument). With ``reply="edited"`` it is
+    the defective copy's own answer: a success where the conforming tool refuses the request
+    (Unenforced Precondition, Invariant Break).
+    """
+
+    kind: Literal["tool_edit"] = "tool_edit"
+    tool: str
+    match: dict[str, Any]
+    method: str | None = None
+    edits: tuple[SourceEdit, ...] = Field(min_length=1)
+    affected_fields: tuple[str, ...] = Field(min_length=1)
+    reply: Literal["conforming", "edited"] = "conforming"
+
+
 InterventionSpec = Annotated[
-    ObservationRewrite | WriteSuppression | ArtifactTTL, Field(discriminator="kind")
+    ObservationRewrite | WriteSuppression | ArtifactTTL | ToolEdit, Field(discriminator="kind")
 ]
 
 

@@ -4,7 +4,9 @@
 contract, so operators stay declarative. Read-value faults rewrite matching delivered
 observations (only while they still show the authoritative value the contract is about);
 write faults suppress the matching logical request, once (``first_attempt``) or for every
-repeat until a write in between changes the affected fields (``all_attempts``).
+repeat until a write in between changes the affected fields (``all_attempts``); defect
+faults run every matching request through the contract's defective copy of the tool (the
+defect is in the tool, so a retry meets it again) while the conforming answer is delivered.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from pydantic import BaseModel, ConfigDict
 
 from sscbench.envs import CallContext, Observation, ToolCall, WriteDecision
 from sscbench.envs.clock import ClockSpec
+from sscbench.envs.tool_edit import cached_subclass
 from sscbench.fault_contracts.artifacts import ArtifactRuntime
 from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.history import arguments_match
@@ -45,7 +49,7 @@ class FaultDelivery(VersionedRecord):
     call_id: str
     tool: str
     role: Literal["fault", "alignment"]
-    action: Literal["rewrite", "suppress"]
+    action: Literal["rewrite", "suppress", "edit"]
     effective: bool
     control: bool
 
@@ -62,6 +66,9 @@ class ContractIntervention:
             for s in contract.interventions
             if isinstance(s, ArtifactTTL)
         ]
+        self._edits = [s for s in contract.interventions if isinstance(s, ToolEdit)]
+        self._pending_edits: dict[str, ToolEdit] = {}
+        self._edit_attempts = 0
         self._chain_break = (
             chain_break(contract.refutation.relation) if self._suppressions else None
         )
@@ -82,10 +89,17 @@ class ContractIntervention:
     # -- writes -------------------------------------------------------------------------
     def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
         """Suppress the call when it is (a still-attributable repeat of) the logical request,
-        or a gated write whose artifact has expired."""
+        or a gated write whose artifact has expired; edit it when it matches a defect
+        fault's request."""
         if any(art.decide(call, ctx) for art in self._artifacts):
             self._details[call.id] = {"role": "fault", "expired": True}
             return WriteDecision.SUPPRESS
+        for edit in self._edits:
+            if call.name == edit.tool and arguments_match(call.arguments, edit.match):
+                self._pending_edits[call.id] = edit
+                self._edit_attempts += 1
+                self._details[call.id] = {"role": "fault", "attempt": self._edit_attempts}
+                return WriteDecision.EDIT
         for spec in self._suppressions:
             if call.name == spec.tool and arguments_match(call.arguments, spec.match):
                 if self._suppressed_ok and (
@@ -98,6 +112,18 @@ class ContractIntervention:
         if self._suppressed_ok and self._touches_affected(call):
             self._touching.add(call.id)  # breaks the chain only if it succeeds (see rewrite)
         return WriteDecision.PROCEED
+
+    def edited_toolkit(self, call: ToolCall, base: type[Any]) -> type[Any]:
+        """The toolkit whose tool carries the defect of the edit ``call`` matched."""
+        spec = self._pending_edits[call.id]
+        edited: type[Any] = cached_subclass(
+            base, spec.method or spec.tool, spec.edits, self.contract.contract_id
+        )
+        return edited
+
+    def edited_reply(self, call: ToolCall) -> bool:
+        """Whether the defective copy's own answer is delivered for ``call``."""
+        return self._pending_edits[call.id].reply == "edited"
 
     def _touches_affected(self, call: ToolCall) -> bool:
         rule = self._chain_break
@@ -120,6 +146,10 @@ class ContractIntervention:
                 self._suppressed_ok += 1
             self._details[call.id]["payload_error"] = observation.error
             self._deliver(call, ctx, pending.tool, "fault", "suppress", not observation.error)
+        if call.id in self._pending_edits:
+            tool_edit = self._pending_edits.pop(call.id)
+            self._details[call.id]["payload_error"] = observation.error
+            self._deliver(call, ctx, tool_edit.tool, "fault", "edit", not observation.error)
         for art in self._artifacts:
             issued = art.rewrite(call, observation, ctx, self._artifact_delivered)
             if issued is not None:

@@ -5,6 +5,10 @@
   (in none, for a target-value control).
 * A write-effect fault: suppressing the request in the gold replay leaves the state hash
   unchanged and delivers a payload byte-identical to the real success.
+* A defect fault: in the gold replay the defective tool's request answers byte-identically
+  to the real success, and leaves the state different from the real write's — in the
+  affected fields and nowhere else; or, where the defect is a missing guard, the conforming
+  tool refuses the gold write, the defective one accepts it and changes the affected fields.
 * ``v′ ≠ v`` unless the contract is a target-value control.
 
 Task relevance is operator-specific and checked in each operator's ``propose``.
@@ -20,7 +24,12 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, WriteSuppression
+from sscbench.fault_contracts.contract import (
+    FaultContract,
+    ObservationRewrite,
+    ToolEdit,
+    WriteSuppression,
+)
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.refutation import RELATIONS
@@ -103,6 +112,61 @@ def _check_suppression(contract: FaultContract, spec: WriteSuppression) -> str |
     return None
 
 
+def _check_tool_edit(contract: FaultContract, spec: ToolEdit) -> str | None:
+    gold_index = (contract.target.logical_request or {}).get("gold_index")
+    task = load_domain(contract.domain).task(contract.task_id)
+    actions = list(task.evaluation_criteria.actions or [])
+    if not isinstance(gold_index, int) or gold_index >= len(actions):
+        return "the logical request does not name a gold action"
+    call = ToolCall(id="g", name=actions[gold_index].name, arguments=actions[gold_index].arguments)
+    if call.name != spec.tool or not arguments_match(call.arguments, spec.match):
+        return "the gold write does not match the contract's logical request"
+    envs = [
+        EpisodeEnvironment.open(contract.domain, task),
+        EpisodeEnvironment.open(contract.domain, task, ContractIntervention(contract)),
+    ]
+    for env in envs:
+        for i, action in enumerate(actions[:gold_index]):
+            env.execute(ToolCall(id=f"g{i}", name=action.name, arguments=action.arguments), i)
+    real, faked = (env.execute(call, gold_index) for env in envs)
+    if spec.reply == "edited":
+        if not real.error or faked.error:
+            return "the conforming tool does not refuse the gold write, or the defective one does"
+    elif real.error or (faked.content, faked.error) != (real.content, real.error):
+        return "the defective write's reply differs from a real success"
+    real_db, faked_db = (env.state.snapshot() for env in envs)
+    changed = set()
+    for name in real_db.keys() | faked_db.keys():
+        left, right = real_db.get(name, {}), faked_db.get(name, {})
+        for key in left.keys() | right.keys():
+            if left.get(key) != right.get(key):
+                changed |= {(name, key, path) for path in _diff(left.get(key), right.get(key))}
+    if not changed:
+        return "the defect leaves the state as the real write does"
+    if spec.reply == "edited":  # the whole effect is the fault; it must reach the fields
+        if not any(
+            k == contract.target.entity_id
+            and any(p == f or p.startswith(f"{f}.") for f in spec.affected_fields)
+            for _, k, p in changed
+        ):
+            return "the defective write does not change the affected fields"
+        return None
+    stray = sorted(
+        f"{n}/{k}/{p}"
+        for n, k, p in changed
+        if k != contract.target.entity_id
+        or not any(p == f or p.startswith(f"{f}.") for f in spec.affected_fields)
+    )
+    if stray:
+        return f"the defect changes more than the affected fields: {stray[:3]}"
+    return None
+
+
+def _diff(a: Any, b: Any) -> set[str]:
+    left, right = dict(flatten(a)), dict(flatten(b))
+    return {p for p in left.keys() | right.keys() if left.get(p) != right.get(p)}
+
+
 def check_validity(contract: FaultContract) -> tuple[str, str] | None:
     """``(check, reason)`` of the first failed generic check, or ``None`` when valid."""
     if contract.refutation.relation not in RELATIONS:
@@ -118,4 +182,8 @@ def check_validity(contract: FaultContract) -> tuple[str, str] | None:
             reason = _check_suppression(contract, spec)
             if reason:
                 return "write_suppression", reason
+        elif isinstance(spec, ToolEdit):
+            reason = _check_tool_edit(contract, spec)
+            if reason:
+                return "tool_edit", reason
     return None

@@ -20,6 +20,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
@@ -50,7 +51,7 @@ def fault_step(contract: FaultContract, history: History) -> int | None:
     for spec in contract.interventions:
         if isinstance(spec, ArtifactTTL):  # the first artifact issued
             return next((i.step for i in issues(spec, history)), None)
-        if isinstance(spec, WriteSuppression):
+        if isinstance(spec, WriteSuppression | ToolEdit):
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match):
                     return d.step

@@ -6,14 +6,12 @@ result in the tool module's namespace under a ``<mutant ...>`` file name, and bi
 a subclass of τ²'s toolkit. Phantom Effect mutants suppress the write at the adapter
 (exactly SSCBench's WriteEffect mechanism) and Reset Leak mutants share one episode
 across resets. The same edit language expresses the *patches* score-at-risk compares
-against, and a later defect-class operator can reuse it for its own copies.
+against. The editing itself lives in :mod:`sscbench.envs.tool_edit`, which the
+defect-class fault operators and the injection runtime use too.
 """
 
 from __future__ import annotations
 
-import ast
-import inspect
-import textwrap
 from functools import cache
 from importlib.resources import files
 from typing import Any, Literal
@@ -21,21 +19,12 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from sscbench.errors import ConfigError
+from sscbench.envs.tool_edit import EditOp, edited_subclass
+from sscbench.envs.tool_edit import SourceEdit as Edit
 from sscbench.tool_contracts.adapter import Adapter, EpisodeAdapter, make_adapter, toolkit_class
 from sscbench.tool_contracts.model import DefectClass
 
-EditOp = Literal["delete", "disable_guard", "replace"]
-
-
-class Edit(BaseModel):
-    """One change to a tool's source, anchored on a line (matched stripped, exactly once)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    op: EditOp
-    line: str
-    text: str | None = None
+__all__ = ["Catalog", "Edit", "EditOp", "Mutant", "Patch", "catalog", "edited_class"]
 
 
 class Mutant(BaseModel):
@@ -84,43 +73,9 @@ def catalog() -> Catalog:
     return Catalog.model_validate(yaml.safe_load(text.read_text(encoding="utf-8")))
 
 
-def _apply(source: str, edits: tuple[Edit, ...], where: str) -> str:
-    lines = source.splitlines()
-    tree = ast.parse(source)
-    for edit in edits:
-        hits = [i for i, line in enumerate(lines) if line.strip() == edit.line]
-        if len(hits) != 1:
-            raise ConfigError(
-                f"{where}: anchor {edit.line!r} matches {len(hits)} lines of the installed "
-                "source; anchor each edit on one whole line"
-            )
-        index = hits[0]
-        indent = lines[index][: len(lines[index]) - len(lines[index].lstrip())]
-        if edit.op == "disable_guard":
-            lines[index] = f"{indent}if False:"
-        elif edit.op == "replace":
-            lines[index] = indent + str(edit.text)
-        else:
-            stmt = next(
-                n for n in ast.walk(tree)
-                if isinstance(n, ast.stmt) and n.lineno == index + 1
-            )  # fmt: skip
-            end = stmt.end_lineno or stmt.lineno
-            lines[index] = f"{indent}pass"
-            for extra in range(index + 1, end):
-                lines[extra] = ""
-    return "\n".join(lines) + "\n"
-
-
 def edited_class(domain: str, tool: str, edits: tuple[Edit, ...], label: str) -> type[Any]:
     """A toolkit subclass whose ``tool`` is the edited copy (no edits: a plain recompile)."""
-    base = toolkit_class(domain)
-    method = getattr(base, tool)
-    source = textwrap.dedent(inspect.getsource(method))
-    code = compile(_apply(source, edits, label), f"<mutant {label}>", "exec")
-    namespace: dict[str, Any] = {}
-    exec(code, method.__globals__, namespace)
-    return type(f"Edited_{tool}", (base,), {tool: namespace[tool]})
+    return edited_subclass(toolkit_class(domain), tool, edits, label)
 
 
 class _LeakyEpisodes(EpisodeAdapter):
@@ -170,6 +125,4 @@ def control_adapter(domain: str, tool: str) -> Adapter:
 
 def patched_adapter(p: Patch) -> Adapter:
     """An adapter running the repaired tool."""
-    return make_adapter(
-        p.domain, edited_class(p.domain, p.tool, p.edits, p.finding), owns=p.owns
-    )
+    return make_adapter(p.domain, edited_class(p.domain, p.tool, p.edits, p.finding), owns=p.owns)

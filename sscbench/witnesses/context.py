@@ -23,6 +23,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.injection import ContractIntervention
@@ -84,7 +85,7 @@ class NoContext(Exception):
 
 def _references(contract: FaultContract, arguments: dict[str, Any], index: int) -> bool:
     for spec in contract.interventions:
-        if isinstance(spec, WriteSuppression):
+        if isinstance(spec, WriteSuppression | ToolEdit):
             return (contract.target.logical_request or {}).get("gold_index") == index
         if isinstance(spec, ArtifactTTL):
             continue

@@ -22,7 +22,7 @@ OBSERVATION_CONTRACTS = ("expiry", "transport")
 @pytest.fixture(scope="module")
 def demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("demo") / "demo"
-    assert main(["demo", "--out", str(out)]) == 0  # ~15 s: 1,200 scripted runs + 35 clean
+    assert main(["demo", "--out", str(out)]) == 0  # 2,440 scripted runs + clean controls
     return out
 
 
@@ -74,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 30  # 6 operators × 5 scripted configurations
+    assert len(groups) == 50  # 10 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -156,13 +156,17 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 900  # 180 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 1800
+    assert sum(f.scheduled for f in primary.funnel) == 1220  # 244 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 2440
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
-    # careful never adopts a τ² fact; its confirmation exchange outlasts an Expiry quote
-    assert all(a.a_p.numerator == 0 for op, a in careful.items() if op not in OBSERVATION_CONTRACTS)
+    reference = ("return_date", "pay_source", "item_option", "write_effect")
+    assert all(careful[op].a_p.numerator == 0 for op in reference)
+    assert careful["partial_effect"].a_p.numerator == 0  # it reads every write back
+    # No scripted agent checks a precondition against the policy: careful relies too.
+    assert careful["unenforced_precondition"].a_p.numerator == 3
+    # careful's confirmation exchange outlasts an Expiry quote
     assert careful["expiry"].a_p.numerator > 0
     # Write-effect adoptions by gold/hasty are never refuted (no read-back): q_U = 0.
     timing = {(t.operator, t.configuration): t for t in primary.timing}

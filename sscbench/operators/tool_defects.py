@@ -1,0 +1,196 @@
+"""Shared machinery of the defect-class operators: a defective tool behind a gold write.
+
+A *site* names a write tool, the source edit that gives it one defect, the record fields the
+defect leaves wrong and how the record is read. For each gold call of a site's tool, the
+operator replays the task's gold plan up to that call in an episode whose choke point runs
+the call through the defective copy (:class:`~sscbench.fault_contracts.contract.ToolEdit`):
+``v′`` is what the conforming success reply claims for the fields, ``v`` what the record
+holds afterwards (read back). The refutation is ``effect_read_back``: a later read of the
+record that shows the fields as the defect left them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
+from sscbench.envs.tool_edit import SourceEdit
+from sscbench.fault_contracts.contract import (
+    FaultContract,
+    Quote,
+    Refutation,
+    Target,
+    ToolEdit,
+)
+from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.fault_contracts.relations.effect_read_back import fields_of
+from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
+
+# entity type -> (id argument and field, authoritative read tool, writes that name it)
+RECORDS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "reservation": (
+        "reservation_id",
+        "get_reservation_details",
+        (
+            "update_reservation_flights",
+            "update_reservation_baggages",
+            "update_reservation_passengers",
+            "cancel_reservation",
+        ),
+    ),
+    "order": (
+        "order_id",
+        "get_order_details",
+        (
+            "cancel_pending_order",
+            "exchange_delivered_order_items",
+            "modify_pending_order_address",
+            "modify_pending_order_items",
+            "modify_pending_order_payment",
+            "return_delivered_order_items",
+        ),
+    ),
+    "user": ("user_id", "get_user_details", ("modify_user_address",)),
+}
+
+
+@dataclass(frozen=True)
+class DefectSite:
+    """One defect of one write tool: the edit, the fields it leaves wrong, the quote."""
+
+    domain: str
+    tool: str
+    key: str
+    edits: tuple[SourceEdit, ...]
+    fields: tuple[str, ...]
+    entity_type: str
+    claim: str
+    needle: str
+
+
+class ToolDefectParams(OperatorParams):
+    """A defect is in the tool: every matching request meets it, retries included."""
+
+    persistence: Literal["all_attempts"] = "all_attempts"
+
+
+def doc_line(domain: Any, tool: str, needle: str) -> str:
+    """The line of ``tool``'s documentation containing ``needle`` (stripped; "" if none)."""
+    doc = getattr(domain.toolkit_class, tool).__doc__ or ""
+    return next((ln.strip() for ln in doc.splitlines() if needle in ln), "")
+
+
+class ToolDefectOperator(Operator[ToolDefectParams]):
+    """Base of the defect-class operators: subclasses list their ``sites``."""
+
+    sites: ClassVar[tuple[DefectSite, ...]]
+    defect_class: ClassVar[str]
+    acquisition: ClassVar[Any] = "post_write_read_back"
+    params_model: ClassVar[type[OperatorParams]] = ToolDefectParams
+
+    def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
+        """One candidate per (gold call of a site's tool, site), tasks in τ² order."""
+        sites = [s for s in self.sites if s.domain == ctx.domain]
+        if not sites:
+            return
+        domain = load_domain(ctx.domain)
+        for task in domain.tasks:
+            actions = list(task.evaluation_criteria.actions or [])
+            for index, action in enumerate(actions):
+                for site in (s for s in sites if s.tool == action.name):
+                    yield self._candidate(domain, task, actions, index, site)
+
+    def _candidate(
+        self, domain: Any, task: Any, actions: list[Any], index: int, site: DefectSite
+    ) -> FaultContract | Rejection:
+        action = actions[index]
+        id_key, read_tool, writes = RECORDS[site.entity_type]
+        eid = str(action.arguments.get(id_key))
+        cid = f"{self.name}/{site.domain}/{task.id}/{index}/{site.key}"
+        claim = doc_line(domain, site.tool, site.needle)
+        authority = doc_line(domain, read_tool, "Get ")
+        if not claim or not authority:
+            return self.reject(
+                cid, task.id, eid, "semantics",
+                f"{site.tool} or {read_tool} no longer documents what the refutation rests on",
+            )  # fmt: skip
+        match = json.loads(json.dumps(action.arguments))
+        draft = self.contract(
+            contract_id=cid,
+            domain=site.domain,
+            task_id=task.id,
+            cluster=eid,
+            target=Target(
+                entity_type=site.entity_type,
+                entity_id=eid,
+                paths=site.fields,
+                scope=f"the effect of {site.tool} (gold action {index}) on {site.entity_type} "
+                f"{eid}: {', '.join(site.fields)}",
+                logical_request={"tool": site.tool, "match": match, "gold_index": index},
+            ),
+            authoritative_value=None,
+            injected_value=None,
+            interventions=(
+                ToolEdit(
+                    tool=site.tool, match=match, edits=site.edits, affected_fields=site.fields
+                ),
+            ),
+            refutation=Refutation(
+                relation="effect_read_back",
+                acquisition="post_write_read_back",
+                params={
+                    "entity_key": id_key,
+                    "entity_id": eid,
+                    "read_tool": read_tool,
+                    "tool": site.tool,
+                    "match": match,
+                    "affected_fields": list(site.fields),
+                    "writes": list(writes),
+                },
+            ),
+            semantics=(
+                Quote(claim=site.claim, text=claim, source=f"{site.tool} documentation"),
+                Quote(
+                    claim=f"{read_tool} is the authoritative record of the {site.entity_type}",
+                    text=authority,
+                    source=f"{read_tool} documentation",
+                ),
+            ),
+        )
+        env = EpisodeEnvironment.open(site.domain, task, ContractIntervention(draft))
+        for i, act in enumerate(actions[:index]):
+            env.execute(ToolCall(id=f"g{i}", name=act.name, arguments=act.arguments), i)
+        reply = env.execute(ToolCall(id="w", name=site.tool, arguments=action.arguments), index)
+        if reply.error:
+            return self.reject(
+                cid,
+                task.id,
+                eid,
+                "write_succeeds",
+                f"gold {site.tool} fails in τ²: {reply.content}",
+            )
+        read = env.execute(ToolCall(id="r", name=read_tool, arguments={id_key: eid}), index + 1)
+        claimed = fields_of(json.loads(reply.content), site.fields)
+        stored = fields_of(json.loads(read.content), site.fields) if not read.error else None
+        if stored is None or stored == claimed:
+            return self.reject(
+                cid, task.id, eid, "distinct_value",
+                f"the defect leaves {list(site.fields)} of {eid} as the conforming tool would: "
+                "nothing to refute",
+            )  # fmt: skip
+        told = {str(x) for x in (task.evaluation_criteria.communicate_info or ())}
+        shared = sorted(
+            str(value)
+            for value in (*stored.values(), *claimed.values())
+            if any(str(value) in text for text in told)
+        )
+        if shared:
+            return self.reject(
+                cid, task.id, eid, "task_relevance",
+                f"the task asks the agent to tell the user {shared[0]!r}: stating it is the "
+                "required answer, not reliance on the claimed effect",
+            )  # fmt: skip
+        return draft.model_copy(update={"authoritative_value": stored, "injected_value": claimed})
