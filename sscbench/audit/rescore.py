@@ -27,8 +27,8 @@ from sscbench.audit.report import to_json, write_outputs
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.envs.grading import Grade, gold_hashes, grade
 from sscbench.errors import ConfigError
-from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.fault_contracts.io import ledger_contract
 from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation
 from sscbench.records.ledger import Ledger, read_ledger
 
@@ -76,7 +76,7 @@ def rescore_run(run_dir: Path, root: Path) -> RescoredRun | None:
         return None
     header, end = ledger.header, ledger.end
     source, a_success, a_db, a_hash = _archived(run_dir, ledger)
-    contract = None if header.fault is None else FaultContract.model_validate(header.fault)
+    contract = ledger_contract(ledger)
     task = load_domain(header.domain).task(header.task_id)
     env = EpisodeEnvironment.open(
         header.domain, task, None if contract is None else ContractIntervention(contract)

@@ -16,6 +16,8 @@ from pydantic import ValidationError
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.refutation import get_relation
+from sscbench.records.ledger import Ledger
+from sscbench.user_files import validation_problem
 
 
 def dump_contract(contract: FaultContract) -> str:
@@ -106,4 +108,31 @@ def load_contract(path: Path | str) -> FaultContract:
         ) from None
     contract = parse_contract(text, str(path))
     check_runnable(contract, str(path))
+    return contract
+
+
+def ledger_contract(ledger: Ledger) -> FaultContract | None:
+    """The fault contract a ledger's header embeds, typed (``None`` for a clean run).
+
+    The one place a header's contract is validated: the records layer stores it as data
+    (it sits below the contracts), and every reader takes it from here, so a damaged
+    contract, or one naming a refutation relation this installation does not have (a
+    plugin not installed here), is one :class:`ConfigError` naming the ledger.
+    """
+    fault = ledger.header.fault
+    if fault is None:
+        return None
+    try:
+        contract = FaultContract.model_validate(fault)
+    except ValidationError as exc:
+        raise ConfigError(
+            f"{ledger.path}: the header's fault is not a valid contract "
+            f"({validation_problem(exc)})"
+        ) from None
+    try:
+        get_relation(contract.refutation.relation)
+    except ConfigError as exc:
+        raise ConfigError(
+            f"{ledger.path}: {exc} (install the plugin that provides it to label this run)"
+        ) from None
     return contract

@@ -28,6 +28,7 @@ from typing import Literal
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.io import ledger_contract
 from sscbench.oracles.base import Trajectory
 from sscbench.reconstruct.label import arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
@@ -69,9 +70,7 @@ def ledgers(roots: Iterable[Path]) -> list[tuple[Path, Ledger]]:
     return out
 
 
-def _faulted(run_dir: Path, ledger: Ledger, reference: Reference) -> Item:
-    assert ledger.header.fault is not None
-    contract = FaultContract.model_validate(ledger.header.fault)
+def _faulted(run_dir: Path, ledger: Ledger, contract: FaultContract, reference: Reference) -> Item:
     trajectory = Trajectory(ledger.header.run_id, run_dir, ledger, contract, clean=False)
     return Item(trajectory, reference)
 
@@ -94,12 +93,12 @@ def truth_items(
     computed, to avoid doing that work twice)."""
     items = []
     for run_dir, ledger in runs:
-        if ledger.header.fault is None:
+        contract = ledger_contract(ledger)
+        if contract is None:
             continue
         truth = truth_of(run_dir, truths, ledger)
         if truth is None or not truth.triggered:
             continue
-        contract = FaultContract.model_validate(ledger.header.fault)
         label = (labels or {}).get(ledger.header.run_id) or label_run(run_dir)
         reference = Reference(
             adopted=None if contract.control else truth.adopted,
@@ -109,7 +108,7 @@ def truth_items(
             control=contract.control,
             clean=False,
         )
-        items.append(_faulted(run_dir, ledger, reference))
+        items.append(_faulted(run_dir, ledger, contract, reference))
     return items
 
 
@@ -127,7 +126,9 @@ def review_items(review_dir: Path) -> list[Item]:
             continue
         run_dir = Path(entry.run_dir)
         ledger = read_ledger(run_dir / LEDGER_FILE)
-        contract = FaultContract.model_validate(ledger.header.fault)
+        contract = ledger_contract(ledger)
+        if contract is None:
+            raise ConfigError(f"{run_dir}: reviewed packet {ref.packet_id} is of a clean run")
         adopted = {"yes": True, "no": False}.get(ref.adopted or "")
         reference = Reference(
             adopted=None if contract.control else adopted,
@@ -137,7 +138,7 @@ def review_items(review_dir: Path) -> list[Item]:
             control=contract.control,
             clean=False,
         )
-        items.append(_faulted(run_dir, ledger, reference))
+        items.append(_faulted(run_dir, ledger, contract, reference))
     return items
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol
 
-from pydantic import ValidationError
-
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.artifacts import issues
 from sscbench.fault_contracts.contract import (
@@ -25,7 +23,8 @@ from sscbench.fault_contracts.contract import (
 )
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History, arguments_match
-from sscbench.fault_contracts.refutation import get_relation, refutation_arrival
+from sscbench.fault_contracts.io import ledger_contract
+from sscbench.fault_contracts.refutation import refutation_arrival
 from sscbench.json_paths import get_path
 from sscbench.reconstruct.contract_labels import contract_label
 from sscbench.reconstruct.detector import Use
@@ -34,7 +33,6 @@ from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, Us
 from sscbench.records.events import AgentMessage, AgentToolCall, by_agent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.user_files import validation_problem
 
 _MISSING = object()
 
@@ -205,9 +203,9 @@ def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLa
     """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
     or by ``classifier`` when given)."""
     ledger = read_ledger(run_dir / LEDGER_FILE)
-    if ledger.header.fault is None:
+    contract = ledger_contract(ledger)
+    if contract is None:
         return _clean(ledger)
-    contract = _contract(run_dir / LEDGER_FILE, ledger.header.fault)
     history = History(ledger.events)
     base = _run_fields(ledger, contract)
     t_f_step = fault_step(contract, history)
@@ -301,25 +299,6 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     last = stances[-1][0]
     final = {stance for step, stance in stances if step == last}
     return final.pop() if len(final) == 1 else "undecidable"
-
-
-def _contract(ledger_path: Path, fault: dict[str, Any]) -> FaultContract:
-    """The header's contract, or a :class:`ConfigError` naming the ledger when it is not a
-    valid contract or names a refutation relation this installation does not have (a
-    plugin not installed here)."""
-    try:
-        contract = FaultContract.model_validate(fault)
-    except ValidationError as exc:
-        raise ConfigError(
-            f"{ledger_path}: the header's fault is not a valid contract ({validation_problem(exc)})"
-        ) from None
-    try:
-        get_relation(contract.refutation.relation)
-    except ConfigError as exc:
-        raise ConfigError(
-            f"{ledger_path}: {exc} (install the plugin that provides it to label this run)"
-        ) from None
-    return contract
 
 
 def _run_dirs(root: Path) -> list[Path]:

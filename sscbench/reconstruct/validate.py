@@ -21,6 +21,7 @@ from sscbench.errors import LedgerError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History
+from sscbench.fault_contracts.io import ledger_contract
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.label import label_run
 from sscbench.reconstruct.labels import RunLabels
@@ -99,9 +100,9 @@ def ground_truth(run_dir: Path, ledger: Ledger | None = None) -> GroundTruth | N
     (``ledger``: the run's ledger when the caller has already read it)."""
     if ledger is None:
         ledger = read_ledger(run_dir / LEDGER_FILE)
-    if ledger.header.fault is None or not (run_dir / TRUTH_FILE).exists():
+    contract = ledger_contract(ledger)
+    if contract is None or not (run_dir / TRUTH_FILE).exists():
         return None
-    contract = FaultContract.model_validate(ledger.header.fault)
     if not _has_scripted_truth(contract.operator):
         return None
     deliveries = [
