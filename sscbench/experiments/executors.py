@@ -24,6 +24,7 @@ import os
 import shutil
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -36,6 +37,13 @@ from sscbench.agents.providers.rate_limit import (
     RateLimiter,
     use_gates,
     use_limiters,
+)
+from sscbench.agents.providers.spread import (
+    EndpointLoad,
+    Policy,
+    Spreader,
+    endpoint_name,
+    use_spreader,
 )
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import CallCost, run_cost
@@ -217,6 +225,74 @@ def cluster_gates(ray: Any) -> GateFactory:
     return factory
 
 
+class ClusterSpreader:
+    """A Ray actor (async) holding the in-flight count of every endpoint of the cluster's
+    configurations with several ``endpoints``: each attempt asks it which endpoint to use
+    and tells it when it is over, so caps and least-in-flight hold cluster-wide."""
+
+    def __init__(self) -> None:
+        self._load = EndpointLoad()
+        self._changed = asyncio.Condition()
+
+    async def acquire(
+        self, provider: str, urls: list[str], caps: list[int | None], policy: Policy
+    ) -> str:
+        """Wait for room on one of ``urls``; the chosen URL."""
+        names = [endpoint_name(provider, u) for u in urls]
+        async with self._changed:
+            while (chosen := self._load.pick(names, caps, policy)) is None:
+                await self._changed.wait()
+        return urls[names.index(chosen)]
+
+    async def release(self, provider: str, url: str) -> None:
+        """Free the place and wake the waiters."""
+        async with self._changed:
+            self._load.done(endpoint_name(provider, url))
+            self._changed.notify_all()
+
+    async def in_flight(self) -> dict[str, int]:
+        """Current counts per endpoint (for tests)."""
+        return dict(self._load.in_flight)
+
+
+SPREADER_NAME = f"{LIMITER_PREFIX}:endpoints"
+
+
+@dataclass
+class _RemoteSpreader:
+    """A worker's handle on the :class:`ClusterSpreader` actor."""
+
+    actor: Any
+    ray: Any
+
+    def acquire(
+        self, provider: str, urls: Sequence[str], caps: Sequence[int | None], policy: Policy
+    ) -> str:
+        """Block until the cluster has room on one of ``urls``."""
+        reply = self.actor.acquire.remote(provider, list(urls), list(caps), policy)
+        return str(self.ray.get(reply))
+
+    def release(self, provider: str, url: str) -> None:
+        """Give the place back (waits for the actor, so the order holds)."""
+        self.ray.get(self.actor.release.remote(provider, url))
+
+
+def cluster_spreader(ray: Any) -> Spreader:
+    """The cluster's one endpoint spreader (a named async actor, created on first use)."""
+    actor = (
+        ray.remote(ClusterSpreader)
+        .options(
+            name=SPREADER_NAME,
+            get_if_exists=True,
+            lifetime="detached",
+            num_cpus=0,
+            max_concurrency=1000,
+        )
+        .remote()
+    )
+    return _RemoteSpreader(actor, ray)
+
+
 class EpisodeWorker:
     """A Ray actor: one process with its own τ² caches and participant pool, running
     several episodes at once in threads (provider-bound episodes mostly wait). Its provider
@@ -227,6 +303,7 @@ class EpisodeWorker:
 
         use_limiters(cluster_limiters(ray))
         use_gates(cluster_gates(ray))
+        use_spreader(cluster_spreader(ray))
 
     def run(self, job: EpisodeJob) -> tuple[str, str]:
         """One episode (see :func:`run_job`)."""
