@@ -143,10 +143,13 @@ def run_job(job: EpisodeJob, episode: Episode = execute_into) -> tuple[str, str]
 
 
 def commit(staged: Path, run_dir: Path) -> None:
-    """Move a staged run into its place (whatever occupied it is set aside first)."""
+    """Move a staged run into its place (whatever occupied it is set aside first), and
+    drop its attempt's pid note: the staging area then holds only unfinished attempts,
+    not one file per run of a 100,000-run matrix."""
     clear_stale(run_dir)
     run_dir.parent.mkdir(parents=True, exist_ok=True)
     staged.rename(run_dir)
+    staged.with_name(staged.name + ".pid").unlink(missing_ok=True)
 
 
 LIMITER_PREFIX = "sscbench-rate-limit"
