@@ -5,7 +5,7 @@ What runs: the shipped case set (120 cases, 42 clean tasks) × the five scripted
 as many repetitions as the size needs, planned by ``plan_runs`` and cut to the first N
 runs (all clean runs come first, so every faulted run's gate is inside the cut). Each run
 is a *simulated* episode (:mod:`sscbench.experiments.simulated`): a real four-line ledger
-with a deterministic outcome (one clean task in eight unsolved, so gating stops some
+with a deterministic outcome (about one run in eight unsolved, so gating stops some
 faulted runs), written by a Ray actor into its staging directory. So what is measured is
 the engine's path — plan, gating, resume check, budget, the actor call, staging and the
 driver's atomic rename, ledger digest, status log, summary — not τ² and not a model:

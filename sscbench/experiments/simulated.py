@@ -4,7 +4,7 @@
 :func:`~sscbench.experiments.execute.execute_into`) and writes, into the run's directory
 (on Ray: its staging directory), a real but tiny ledger — the header a real run of that
 key would have, one user message, one agent message and a ``run_end`` — with a
-deterministic outcome (about one clean task in eight unsolved, so gating is exercised).
+deterministic outcome (about one run in eight unsolved, so gating is exercised).
 Everything else is the engine's real path: the plan, gating, the budget, resume checks,
 staging and the driver's atomic rename, the status log and the summary. What it leaves out
 is τ² (the environment, the agents) and any provider call, so it measures the engine's own
