@@ -39,6 +39,16 @@ def test_round_robin_takes_turns_and_skips_a_full_endpoint() -> None:
     assert picks == ["a", "b", "c", "a", "c"]
 
 
+def test_the_command_line_gives_endpoints_as_a_comma_list() -> None:
+    from sscbench.agents.providers.config import parse_config
+
+    config = parse_config({"model": "m", "endpoints": "http://a/v1, http://b/v1"})
+    assert config.endpoint_caps() == (("http://a/v1", "http://b/v1"), (None, None))
+    assert parse_config({"model": "m", "max_in_flight": "3", "endpoints": "http://a/v1"})
+    with pytest.raises(ConfigError, match="endpoints is empty"):
+        parse_config({"model": "m", "endpoints": " , "})
+
+
 class _Counting:
     """A gold responder that counts requests in flight at once."""
 

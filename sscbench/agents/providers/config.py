@@ -135,6 +135,14 @@ class ProviderConfig(BaseModel):
             return None
         return value
 
+    @field_validator("endpoints", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        # The command line gives text: --agent-param endpoints=http://a/v1,http://b/v1
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
     @field_validator("api_key_env")
     @classmethod
     def _env_name(cls, value: str | None) -> str | None:
