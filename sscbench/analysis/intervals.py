@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from statistics import NormalDist
 
 import numpy as np
@@ -92,6 +94,52 @@ def cluster_bootstrap(
     return float(low), float(high)
 
 
+BootstrapJob = tuple[int, str, tuple[int, ...], tuple[int, ...], int, float]
+"""Everything a rate's bootstrap interval depends on: seed, data key, per-cluster
+numerators and denominators, replicates, level."""
+
+
+def bootstrap_job(job: BootstrapJob) -> tuple[float, float]:
+    """One rate's cluster-bootstrap interval (a pure function of the job)."""
+    seed, key, nums, dens, replicates, level = job
+    return cluster_bootstrap(
+        nums, dens, rng=rate_rng(seed, key), replicates=replicates, level=level
+    )
+
+
+def bootstrap_jobs(jobs: list[BootstrapJob]) -> list[tuple[float, float]]:
+    """Several intervals (a Ray task's share when the bootstrap fans out)."""
+    return [bootstrap_job(job) for job in jobs]
+
+
+@dataclass
+class BootstrapBook:
+    """Intervals computed elsewhere, or (``collecting``) the jobs an analysis needs.
+
+    An analysis run under a collecting book only notes its jobs (its intervals are
+    placeholders, and the result is thrown away); the jobs are computed elsewhere, all at
+    once, and the same analysis run again under the filled book takes them from it — the
+    same numbers the local path computes, since each interval is a function of its job."""
+
+    known: dict[BootstrapJob, tuple[float, float]] = field(default_factory=dict)
+    wanted: dict[BootstrapJob, None] = field(default_factory=dict)
+    collecting: bool = False
+
+    def interval(self, job: BootstrapJob) -> tuple[float, float]:
+        """The job's interval: known, a placeholder while collecting, else computed."""
+        found = self.known.get(job)
+        if found is not None:
+            return found
+        if self.collecting:
+            self.wanted[job] = None
+            return (0.0, 1.0)
+        return bootstrap_job(job)
+
+
+BOOK: ContextVar[BootstrapBook | None] = ContextVar("sscbench_bootstrap_book", default=None)
+"""The book :func:`proportion` consults (None: compute every interval here)."""
+
+
 def rate_rng(seed: int, key: str) -> np.random.Generator:
     """A generator from the analysis seed and a stable hash of ``key``.
 
@@ -141,9 +189,9 @@ def proportion(
         nums = [per_cluster[c][0] for c in names]
         dens = [per_cluster[c][1] for c in names]
         data_key = ";".join(f"{c}:{per_cluster[c][0]}/{per_cluster[c][1]}" for c in names)
-        low, high = cluster_bootstrap(
-            nums, dens, rng=rate_rng(seed, data_key), replicates=replicates, level=level
-        )
+        job: BootstrapJob = (seed, data_key, tuple(nums), tuple(dens), replicates, level)
+        book = BOOK.get()
+        low, high = bootstrap_job(job) if book is None else book.interval(job)
         interval = Interval(low=low, high=high, method="cluster_bootstrap")
     return Rate(
         numerator=successes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
 from sscbench.errors import ConfigError
@@ -17,3 +18,11 @@ def parse_params(items: list[str], flag: str) -> dict[str, Any]:
             raise ConfigError(f"{flag} {item!r} must look like KEY=VALUE")
         params[key] = value
     return params
+
+
+def executor_choice(text: str) -> tuple[str, str | None]:
+    """``--executor local | ray | ray=ADDRESS`` as (kind, address)."""
+    kind, _, address = text.partition("=")
+    if kind not in ("local", "ray") or (kind == "local" and address):
+        raise argparse.ArgumentTypeError(f"expected local, ray or ray=ADDRESS, got {text!r}")
+    return kind, address or None

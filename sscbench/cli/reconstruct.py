@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from sscbench.cli.params import parse_params
+from sscbench.cli.params import executor_choice, parse_params
 from sscbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -58,6 +58,14 @@ def register(sub: Any) -> None:
         help="LLM classifier setting: provider=openai|anthropic|openai-compatible, model=..., "
         "base_url=..., api_key_env=..., cache_dir=... (repeatable)",
     )
+    p.add_argument(
+        "--executor",
+        type=executor_choice,
+        default=("local", None),
+        metavar="local|ray[=ADDRESS]",
+        help="label in this process (default), or as Ray tasks — a local cluster, or the one "
+        "at ADDRESS (rules classifier; same labels)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -82,7 +90,15 @@ def handle(args: argparse.Namespace) -> int:
     out: Path = args.out or root / LABELS_FILE
     check_output_file(out, "--out")
     classifier = _classifier(args) if args.classifier == "llm" else None
-    labels, problems = label_dir_or_skip(root, classifier)
+    kind, address = args.executor
+    if kind == "ray":
+        if classifier is not None:
+            raise ConfigError("--executor ray labels with the rules classifier; drop one of them")
+        from sscbench.experiments.fanout import label_dir_on_ray
+
+        labels, problems = label_dir_on_ray(root, address)
+    else:
+        labels, problems = label_dir_or_skip(root, classifier)
     if not labels and not problems:
         raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
     validation = validate_dir(root, labels) if args.validate else None

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import ValidationError
 
+from sscbench.cli.params import executor_choice
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
 
@@ -62,6 +63,14 @@ def register(sub: Any) -> None:
         "trajectories.html (link), or embed it up to 2,000 runs (auto, the default); runs "
         "always load on demand from per-run files in runs/",
     )
+    p.add_argument(
+        "--executor",
+        type=executor_choice,
+        default=("local", None),
+        metavar="local|ray[=ADDRESS]",
+        help="compute the bootstrap intervals here (default), or as Ray tasks — a local "
+        "cluster, or the one at ADDRESS (same numbers)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -97,15 +106,25 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
         print(f"warning: {warning.message}", file=sys.stderr)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", AnalysisWarning)
-        result = analyze(
-            labels,
-            load_case_set(args.cases),
-            sensitivity=cast(Sensitivity, args.sensitivity),
-            seed=args.seed,
-            schedule=schedule.runs if schedule else None,
-            first_seeds=schedule.first_seeds if schedule else None,
-            gated=schedule.gated if schedule else (),
-        )
+        case_set = load_case_set(args.cases)
+
+        def run() -> AnalysisResult:
+            return analyze(
+                labels,
+                case_set,
+                sensitivity=cast(Sensitivity, args.sensitivity),
+                seed=args.seed,
+                schedule=schedule.runs if schedule else None,
+                first_seeds=schedule.first_seeds if schedule else None,
+                gated=schedule.gated if schedule else (),
+            )
+
+        if args.executor[0] == "ray":
+            from sscbench.analysis.fanout import with_bootstrap_on_ray
+
+            result = with_bootstrap_on_ray(run, args.executor[1])
+        else:
+            result = run()
     for message in dict.fromkeys(str(w.message) for w in said):  # one line each, once
         print(f"warning: {message}", file=sys.stderr)
     return result

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sscbench.cli.params import parse_params
+from sscbench.cli.params import executor_choice, parse_params
 from sscbench.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -51,13 +51,6 @@ def _seeds(text: str) -> tuple[int, ...]:
             f"seeds must be integers separated by commas, got {text!r}"
         ) from None
     return seeds
-
-
-def _executor(text: str) -> tuple[str, str | None]:
-    kind, _, address = text.partition("=")
-    if kind not in ("local", "ray") or (kind == "local" and address):
-        raise argparse.ArgumentTypeError(f"expected local, ray or ray=ADDRESS, got {text!r}")
-    return kind, address or None
 
 
 def register(sub: Any) -> None:
@@ -104,7 +97,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--executor",
-        type=_executor,
+        type=executor_choice,
         metavar="local|ray[=ADDRESS]",
         help="where episodes run: this process (default), or Ray — a local cluster, or the "
         "one at ADDRESS (needs pip install 'sscbench[ray]'); overrides the experiment file",

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from sscbench.experiments.arrival import with_replay
 from sscbench.experiments.budget import Budget, CallCost, run_cost
-from sscbench.experiments.execute import clear_stale, finished_run, prewarm
+from sscbench.experiments.execute import clear_stale, finished_run
 from sscbench.experiments.executors import Executor, LocalExecutor
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import RunKey, ScheduledRun
@@ -139,7 +139,7 @@ async def _warm(ctx: _Context, domain: str) -> None:
         return
     async with ctx.warm_lock:
         if domain not in ctx.warmed:
-            await asyncio.to_thread(prewarm, domain)
+            await ctx.executor.warm(domain)
             ctx.warmed.add(domain)
 
 
@@ -176,7 +176,8 @@ async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:
         last = traceback.format_exc().strip().splitlines()[-1]
         record, executed = missing(run, "harness_error", last), True
     ctx.log.append(record)
-    ctx.futures[run.key].set_result(record)
+    if (waiting := ctx.futures.get(run.key)) is not None:  # faulted runs gated on it
+        waiting.set_result(record)
     if ctx.on_record is not None:
         ctx.on_record(record, executed)
     return record
@@ -198,14 +199,55 @@ async def run_schedule(
         max_workers=max(experiment.concurrency, 4), thread_name_prefix="sscbench-episode"
     )
     loop.set_default_executor(threads)
+    gates = {run.gate for run in runs if run.gate is not None}
     ctx = _Context(
         experiment=experiment,
         out=out,
         log=log,
         budget=budget,
         semaphore=asyncio.Semaphore(experiment.concurrency),
-        futures={run.key: loop.create_future() for run in runs},
+        futures={run.key: loop.create_future() for run in runs if run.key in gates},
         on_record=on_record,
         executor=executor or LocalExecutor(),
     )
-    return list(await asyncio.gather(*(_one(ctx, run) for run in runs)))
+    if not _gates_first(runs):
+        return list(await asyncio.gather(*(_one(ctx, run) for run in runs)))
+    return await _windowed(ctx, runs, WINDOW_PER_SLOT * experiment.concurrency + WINDOW_EXTRA)
+
+
+WINDOW_PER_SLOT = 4
+WINDOW_EXTRA = 256
+"""How many runs are pending at once beyond those in flight (waiting for a slot, a gate or
+the resume check): enough to keep every slot fed, few enough that a 100,000-run schedule
+is not 100,000 coroutines."""
+
+
+def _gates_first(runs: list[ScheduledRun]) -> bool:
+    """Whether every gating run comes before the runs it gates (``plan_runs``' order: all
+    clean runs first) — then runs can be started in order, a window at a time."""
+    position = {run.key: i for i, run in enumerate(runs)}
+    return all(
+        run.gate is None or position.get(run.gate, -1) < i for i, run in enumerate(runs)
+    )
+
+
+async def _windowed(ctx: _Context, runs: list[ScheduledRun], window: int) -> list[RunRecord]:
+    """Every run, started in schedule order with at most ``window`` pending at once.
+
+    No deadlock: a pending faulted run waits only for its gate, which comes earlier in the
+    order and so is already pending or done."""
+    records: list[RunRecord | None] = [None] * len(runs)
+
+    async def one(index: int, run: ScheduledRun) -> None:
+        records[index] = await _one(ctx, run)
+
+    pending: set[asyncio.Task[None]] = set()
+    for index, run in enumerate(runs):
+        if len(pending) >= window:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # _one records its failures: anything here is a bug
+        pending.add(asyncio.create_task(one(index, run)))
+    await asyncio.gather(*pending)
+    assert all(r is not None for r in records)
+    return [r for r in records if r is not None]

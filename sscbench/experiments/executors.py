@@ -21,9 +21,11 @@ import asyncio
 import dataclasses
 import logging
 import os
+import resource
 import shutil
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -37,9 +39,22 @@ from sscbench.agents.providers.rate_limit import (
     use_gates,
     use_limiters,
 )
+from sscbench.agents.providers.spread import (
+    EndpointLoad,
+    Policy,
+    Spreader,
+    endpoint_name,
+    use_spreader,
+)
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import CallCost, run_cost
-from sscbench.experiments.execute import clear_stale, execute_into, execute_run, ledger_digest
+from sscbench.experiments.execute import (
+    clear_stale,
+    execute_into,
+    execute_run,
+    ledger_digest,
+    prewarm,
+)
 from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
 from sscbench.records.events import RunEnd
@@ -47,6 +62,9 @@ from sscbench.records.events import RunEnd
 STAGING_DIR = ".staging"
 Outcome = tuple[RunEnd, CallCost, str | None]
 """What an executor hands back: the run's end, its provider cost, its ledger's digest."""
+Episode = Callable[[ScheduledRun, UserSetting, bool, Path], RunEnd]
+"""Runs one episode into an empty directory (:func:`execute_into`; a benchmark may pass
+:func:`~sscbench.experiments.simulated.simulated_episode`)."""
 
 
 class Executor(Protocol):
@@ -56,22 +74,40 @@ class Executor(Protocol):
         """Run ``run`` into ``out / run.run_id`` and return its outcome."""
         ...
 
+    async def warm(self, domain: str) -> None:
+        """Build a domain's lazily cached data wherever episodes will run, once, before
+        its first episode (see :func:`~sscbench.experiments.execute.prewarm`)."""
+        ...
+
     def close(self) -> None:
         """Release what the executor holds (threads, a cluster connection)."""
         ...
 
 
-def _local(run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
-    end = execute_run(run, experiment, out)
+def _local(run: ScheduledRun, experiment: Experiment, out: Path, episode: Episode) -> Outcome:
+    if episode is execute_into:
+        end = execute_run(run, experiment, out)
+    else:
+        run_dir = out / run.run_id
+        clear_stale(run_dir)
+        run_dir.parent.mkdir(parents=True, exist_ok=True)
+        end = episode(run, experiment.user, experiment.records_configuration, run_dir)
     return end, run_cost(out / run.run_id), ledger_digest(out / run.run_id)
 
 
 class LocalExecutor:
     """Episodes in worker threads of this process (the default)."""
 
+    def __init__(self, episode: Episode = execute_into) -> None:
+        self._episode = episode
+
     async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
         """One episode in a thread."""
-        return await asyncio.to_thread(_local, run, experiment, out)
+        return await asyncio.to_thread(_local, run, experiment, out, self._episode)
+
+    async def warm(self, domain: str) -> None:
+        """The domain's caches in this process."""
+        await asyncio.to_thread(prewarm, domain)
 
     def close(self) -> None:
         """Nothing to release (the loop owns its thread pool)."""
@@ -94,7 +130,7 @@ def staging_path(out: Path, run_id: str) -> Path:
     return out / STAGING_DIR / f"{flat}.{uuid.uuid4().hex[:12]}"
 
 
-def run_job(job: EpisodeJob) -> tuple[str, str]:
+def run_job(job: EpisodeJob, episode: Episode = execute_into) -> tuple[str, str]:
     """Run an episode into a fresh staging directory (in a Ray worker); returns the run's
     end as JSON and where it was staged."""
     staging = staging_path(Path(job.out), job.run.run_id)
@@ -102,15 +138,18 @@ def run_job(job: EpisodeJob) -> tuple[str, str]:
     # Beside the staged run, never in it: which process holds the attempt (for operators
     # of a cluster, and for the test that kills a worker mid-episode).
     staging.with_name(staging.name + ".pid").write_text(str(os.getpid()), encoding="utf-8")
-    end = execute_into(job.run, job.user, job.records_configuration, staging)
+    end = episode(job.run, job.user, job.records_configuration, staging)
     return end.model_dump_json(), str(staging)
 
 
 def commit(staged: Path, run_dir: Path) -> None:
-    """Move a staged run into its place (whatever occupied it is set aside first)."""
+    """Move a staged run into its place (whatever occupied it is set aside first), and
+    drop its attempt's pid note: the staging area then holds only unfinished attempts,
+    not one file per run of a 100,000-run matrix."""
     clear_stale(run_dir)
     run_dir.parent.mkdir(parents=True, exist_ok=True)
     staged.rename(run_dir)
+    staged.with_name(staged.name + ".pid").unlink(missing_ok=True)
 
 
 LIMITER_PREFIX = "sscbench-rate-limit"
@@ -217,20 +256,98 @@ def cluster_gates(ray: Any) -> GateFactory:
     return factory
 
 
+class ClusterSpreader:
+    """A Ray actor (async) holding the in-flight count of every endpoint of the cluster's
+    configurations with several ``endpoints``: each attempt asks it which endpoint to use
+    and tells it when it is over, so caps and least-in-flight hold cluster-wide."""
+
+    def __init__(self) -> None:
+        self._load = EndpointLoad()
+        self._changed = asyncio.Condition()
+
+    async def acquire(
+        self, provider: str, urls: list[str], caps: list[int | None], policy: Policy
+    ) -> str:
+        """Wait for room on one of ``urls``; the chosen URL."""
+        names = [endpoint_name(provider, u) for u in urls]
+        async with self._changed:
+            while (chosen := self._load.pick(names, caps, policy)) is None:
+                await self._changed.wait()
+        return urls[names.index(chosen)]
+
+    async def release(self, provider: str, url: str) -> None:
+        """Free the place and wake the waiters."""
+        async with self._changed:
+            self._load.done(endpoint_name(provider, url))
+            self._changed.notify_all()
+
+    async def in_flight(self) -> dict[str, int]:
+        """Current counts per endpoint (for tests)."""
+        return dict(self._load.in_flight)
+
+
+SPREADER_NAME = f"{LIMITER_PREFIX}:endpoints"
+
+
+@dataclass
+class _RemoteSpreader:
+    """A worker's handle on the :class:`ClusterSpreader` actor."""
+
+    actor: Any
+    ray: Any
+
+    def acquire(
+        self, provider: str, urls: Sequence[str], caps: Sequence[int | None], policy: Policy
+    ) -> str:
+        """Block until the cluster has room on one of ``urls``."""
+        reply = self.actor.acquire.remote(provider, list(urls), list(caps), policy)
+        return str(self.ray.get(reply))
+
+    def release(self, provider: str, url: str) -> None:
+        """Give the place back (waits for the actor, so the order holds)."""
+        self.ray.get(self.actor.release.remote(provider, url))
+
+
+def cluster_spreader(ray: Any) -> Spreader:
+    """The cluster's one endpoint spreader (a named async actor, created on first use)."""
+    actor = (
+        ray.remote(ClusterSpreader)
+        .options(
+            name=SPREADER_NAME,
+            get_if_exists=True,
+            lifetime="detached",
+            num_cpus=0,
+            max_concurrency=1000,
+        )
+        .remote()
+    )
+    return _RemoteSpreader(actor, ray)
+
+
 class EpisodeWorker:
     """A Ray actor: one process with its own τ² caches and participant pool, running
     several episodes at once in threads (provider-bound episodes mostly wait). Its provider
     clients take their rate limits from the cluster-wide limiters."""
 
-    def __init__(self) -> None:
+    def __init__(self, episode: Episode = execute_into) -> None:
         import ray
 
+        self._episode = episode
         use_limiters(cluster_limiters(ray))
         use_gates(cluster_gates(ray))
+        use_spreader(cluster_spreader(ray))
 
     def run(self, job: EpisodeJob) -> tuple[str, str]:
         """One episode (see :func:`run_job`)."""
-        return run_job(job)
+        return run_job(job, self._episode)
+
+    def warm(self, domain: str) -> None:
+        """The domain's caches in this actor, before its threads arrive at them cold."""
+        prewarm(domain)
+
+    def peak_rss_mib(self) -> float:
+        """This actor's peak resident memory (for benchmarks of large matrices)."""
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 class RayExecutor:
@@ -238,7 +355,13 @@ class RayExecutor:
     one). ``workers`` actors (default: one per CPU of the cluster) each run up to
     ``threads`` episodes at once; a dead actor is restarted and its episodes retried."""
 
-    def __init__(self, address: str | None, concurrency: int, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        address: str | None,
+        concurrency: int,
+        workers: int | None = None,
+        episode: Episode = execute_into,
+    ) -> None:
         try:
             import ray
         except ImportError:
@@ -255,15 +378,24 @@ class RayExecutor:
                 logging_level=logging.ERROR,
                 log_to_driver=False,
             )
-        count = workers or max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+        cpus = max(1.0, float(self._ray.cluster_resources().get("CPU", 1)))
+        count = workers or int(cpus)
         threads = max(1, -(-concurrency // count))
-        # Restarted after a worker's death, and the episodes it held retried; an exception
-        # raised by an episode itself never reaches here (run_episode records it).
-        actor = self._ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=3)(EpisodeWorker)
+        # More actors than CPUs share them (latency-bound episodes mostly wait). Restarted
+        # after a worker's death, and the episodes it held retried; an exception raised by
+        # an episode itself never reaches here (run_episode records it).
+        share = min(1.0, cpus / count)
+        actor = self._ray.remote(num_cpus=share, max_restarts=-1, max_task_retries=3)(
+            EpisodeWorker
+        )
         self._actors: list[Any] = [
-            actor.options(max_concurrency=threads).remote() for _ in range(count)
+            actor.options(max_concurrency=threads).remote(episode) for _ in range(count)
         ]
         self._next = 0
+
+    async def warm(self, domain: str) -> None:
+        """The domain's caches in every actor (each is its own process)."""
+        await asyncio.gather(*(actor.warm.remote(domain) for actor in self._actors))
 
     async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
         """One episode on the next actor; the staged run is moved into place here."""

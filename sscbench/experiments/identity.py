@@ -34,6 +34,8 @@ OPERATIONAL = frozenset(
         "requests_per_minute",
         "run_time_limit",
         "max_in_flight",
+        "endpoints",
+        "endpoint_policy",
         "input_price_per_mtok",
         "output_price_per_mtok",
     }

@@ -23,7 +23,7 @@ from sscbench.agents.providers.local_server import keep_logs_in
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
-from sscbench.experiments.executors import clear_staging, make_executor
+from sscbench.experiments.executors import Executor, clear_staging, make_executor
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import ScheduledRun, arrival_units, plan_runs
 from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
@@ -149,8 +149,10 @@ def run_experiment(
     runs: list[ScheduledRun] | None = None,
     on_start: Callable[[list[ScheduledRun], Budget], None] | None = None,
     on_record: OnRecord | None = None,
+    executor: Executor | None = None,
 ) -> SessionResult:
-    """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule."""
+    """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule,
+    ``executor`` the one the experiment names (it is closed at the end either way)."""
     schedule = plan_runs(experiment) if runs is None else runs
     with exclusive(out):
         check_same_experiment(out, experiment)
@@ -170,7 +172,7 @@ def run_experiment(
                 if on_record is not None:
                     on_record(rec, ran)
 
-            executor = make_executor(experiment)
+            executor = executor or make_executor(experiment)
             try:
                 records = asyncio.run(
                     run_schedule(experiment, schedule, out, log, budget, record, executor)

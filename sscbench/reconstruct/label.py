@@ -301,7 +301,9 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     return final.pop() if len(final) == 1 else "undecidable"
 
 
-def _run_dirs(root: Path) -> list[Path]:
+def run_dirs(root: Path) -> list[Path]:
+    """Every run directory under ``root`` (those holding a ledger, attempts set aside as
+    ``.incomplete-N`` left out), sorted by path: the order labels are written in."""
     return [
         ledger_path.parent
         for ledger_path in sorted(root.rglob(LEDGER_FILE))
@@ -311,7 +313,7 @@ def _run_dirs(root: Path) -> list[Path]:
 
 def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:
     """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
-    return [label_run(run_dir, classifier) for run_dir in _run_dirs(root)]
+    return [label_run(run_dir, classifier) for run_dir in run_dirs(root)]
 
 
 def label_dir_or_skip(
@@ -323,7 +325,7 @@ def label_dir_or_skip(
     a damaged file, named by :class:`LedgerError`)."""
     labels: list[RunLabels] = []
     problems: list[str] = []
-    for run_dir in _run_dirs(root):
+    for run_dir in run_dirs(root):
         try:
             labels.append(label_run(run_dir, classifier))
         except ConfigError as exc:

@@ -75,8 +75,8 @@ def _backend(provider: str, config: ProviderConfig) -> Backend:
     if provider == "openai":
         return OpenAIChatBackend(config)
     if provider == "openai-compatible":
-        if not config.base_url:
-            raise ConfigError("the openai-compatible user simulator needs base_url")
+        if not config.base_url and config.endpoints is None:
+            raise ConfigError("the openai-compatible user simulator needs base_url or endpoints")
         return OpenAIChatBackend(config, compatible=True)
     if provider == "anthropic":
         return AnthropicMessagesBackend(config)

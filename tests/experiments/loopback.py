@@ -206,7 +206,20 @@ def main() -> None:
     parser.add_argument("--responder", choices=("gold", "text", "reads"), default="gold")
     parser.add_argument("--calls", type=int, default=4)
     parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="HTTP/1.1 persistent connections, as model servers keep them (every reply has a "
+        "content-length); without it each request opens a connection and a server thread",
+    )
     args = parser.parse_args()
+    if args.keep_alive:  # this process serves nothing else: the class attribute is ours
+        from http.server import BaseHTTPRequestHandler
+
+        BaseHTTPRequestHandler.protocol_version = "HTTP/1.1"
+        # Headers and body go out in separate writes: without TCP_NODELAY the body waits
+        # for the client's delayed ACK (~40 ms) on every reply of a kept-alive connection.
+        BaseHTTPRequestHandler.disable_nagle_algorithm = True
     responder: _Responder
     if args.responder == "gold":
         responder = GoldResponder(args.latency)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from sscbench.agents.providers import local_server
+from sscbench.cli.demo import DEMO_AGENTS
 from sscbench.cli.main import main
 from sscbench.reconstruct.labels import read_labels
 
@@ -23,6 +24,6 @@ def test_the_demo_runs_a_real_model_beside_the_scripted_agents(
     local = [lab for lab in labels if lab.configuration == "openai-compatible"]
     assert len(local) == 10  # one case per operator, first seed
     assert len({lab.operator for lab in local}) == 10
-    assert len(labels) == 244 * 5 + 10  # every scripted run (five agents) is still there
+    assert len(labels) == 244 * len(DEMO_AGENTS) + 10  # every scripted run is still there
     assert "openai-compatible" in (out / "report" / "report.html").read_text(encoding="utf-8")
     assert list(out.glob("llama-server-*.log"))  # the server's log, beside the runs

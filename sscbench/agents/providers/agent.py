@@ -141,7 +141,7 @@ class OpenAICompatibleAgent(ProviderAgent):
     name = "openai-compatible"
 
     def __init__(self, config: ProviderConfig) -> None:
-        if not config.base_url and config.server is None:
+        if not config.base_url and config.server is None and config.endpoints is None:
             raise ConfigError(
                 "openai-compatible needs base_url, e.g. http://localhost:8000/v1, "
                 "or server=llama.cpp"
@@ -172,5 +172,8 @@ class AnthropicAgent(ProviderAgent):
 
 def _with_endpoint(config: ProviderConfig, sdk: str) -> ProviderConfig:
     """``base_url`` as the requests will use it, so the ledger header records the endpoint
-    even when it came from the SDK's environment variable or default."""
+    even when it came from the SDK's environment variable or default (with several
+    ``endpoints``, those are recorded instead)."""
+    if config.endpoints is not None:
+        return config
     return config.model_copy(update={"base_url": resolved_base_url(sdk, config.base_url)})

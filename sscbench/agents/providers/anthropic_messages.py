@@ -138,7 +138,10 @@ class AnthropicMessagesBackend:
 
     def __init__(self, config: ProviderConfig) -> None:
         self.config = config
-        self.endpoint = resolved_base_url("anthropic", config.base_url)
+        if config.endpoints is not None:  # one name for the set (its rate limit's key)
+            self.endpoint = ",".join(e.url for e in config.endpoints)
+        else:
+            self.endpoint = resolved_base_url("anthropic", config.base_url)
         self._key_env = config.api_key_env or "ANTHROPIC_API_KEY"
         self._key: str | None = None
         self._client: Any = None
@@ -171,11 +174,19 @@ class AnthropicMessagesBackend:
             params["output_config"] = {"effort": c.reasoning_effort}
         return {"params": params, "extra_body": dict(c.extra_body)}
 
-    def _sdk(self) -> Any:
+    def _sdk(self, url: str | None = None) -> Any:
+        if url is not None:  # one of several endpoints: one shared client per URL
+            if self._key is None:
+                self._key = read_api_key(self._key_env)
+            return _shared_client(self._key, url, self.config.timeout)
         if self._client is None:
             self._key = read_api_key(self._key_env)
             self._client = _shared_client(self._key, self.endpoint, self.config.timeout)
         return self._client
+
+    def send_at(self, url: str, request: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`send` to one of the configuration's ``endpoints``."""
+        return self._post(self._sdk(url), request)
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """One POST to ``/v1/messages``; the raw response as JSON.
@@ -184,10 +195,12 @@ class AnthropicMessagesBackend:
         timeout and error classes), so every field reaches the API as a field of its own
         rather than through ``extra_body``.
         """
+        return self._post(self._sdk(), request)
+
+    def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         from anthropic.types import Message
 
         body = {**request["params"], **(request["extra_body"] or {})}
-        client = self._sdk()
         try:
             response = client.post("/v1/messages", body=body, cast_to=Message)
         except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON

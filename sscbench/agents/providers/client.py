@@ -24,7 +24,9 @@ from sscbench.agents.providers.errors import ProviderError
 from sscbench.agents.providers.rate_limit import Gate, Limiter, shared_gate, shared_limiter
 from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
 from sscbench.agents.providers.retry import Backoff, Failure
+from sscbench.agents.providers.spread import shared_spreader
 from sscbench.agents.providers.transcript import Message
+from sscbench.errors import ConfigError
 
 ERROR_TEXT_LIMIT = 500
 
@@ -89,7 +91,10 @@ class ProviderClient:
         if config.run_time_limit is not None:
             self._run_deadline = time.monotonic() + config.run_time_limit
         self._gate: Gate | None = None
-        if config.max_in_flight is not None:
+        self._urls, self._caps = config.endpoint_caps()
+        if self._urls and not callable(getattr(backend, "send_at", None)):
+            raise ConfigError(f"{backend.provider} cannot spread requests over endpoints")
+        if config.max_in_flight is not None and not self._urls:
             self._gate = shared_gate(backend.provider, backend.endpoint, config.max_in_flight)
         self._limiter: Limiter | None = None
         if config.requests_per_minute is not None:
@@ -162,7 +167,9 @@ class ProviderClient:
             self._limiter.acquire()
         if self._run_left() == 0.0:
             raise self._run_limit_error()
-        if self._gate is not None:  # queued for the endpoint: not the attempt's latency
+        # Queued for an endpoint (a place under its cap): not the attempt's latency.
+        url = self._spread() if self._urls else None
+        if self._gate is not None:
             self._gate.acquire()
         start = time.monotonic()
         deadline = start + self.config.timeout
@@ -170,26 +177,39 @@ class ProviderClient:
             deadline = min(deadline, self._run_deadline)
         try:
             with attempt_deadline(deadline):
-                response = redact_json(self.backend.send(request))
+                if url is None:
+                    sent = self.backend.send(request)
+                else:
+                    sent = self.backend.send_at(url, request)  # type: ignore[attr-defined]
+                response = redact_json(sent)
         except Exception as exc:
             failure = self.backend.classify(exc)
             if failure is not None:
-                self._record(key, step, number, "error", start, exc=exc, failure=failure)
+                self._record(
+                    key, step, number, "error", start, exc=exc, failure=failure, endpoint=url
+                )
             raise
         finally:
             if self._gate is not None:
                 self._gate.release()
+            if url is not None:
+                shared_spreader().release(self.backend.provider, url)
         try:
             completion = self.backend.parse(response)
         except (KeyError, IndexError, TypeError, ValueError) as exc:
-            self._record(key, step, number, "error", start, exc=exc)
+            self._record(key, step, number, "error", start, exc=exc, endpoint=url)
             raise ProviderError(
                 f"{self.backend.provider} model {self.config.model}: unreadable response "
                 f"({type(exc).__name__}: {exc})"
             ) from None
         status: CallStatus = "empty" if completion.is_empty else "ok"
-        self._record(key, step, number, status, start, completion=completion)
+        self._record(key, step, number, status, start, completion=completion, endpoint=url)
         return response, completion
+
+    def _spread(self) -> str:
+        """The endpoint this attempt goes to (its place held until the attempt ends)."""
+        policy = self.config.endpoint_policy
+        return shared_spreader().acquire(self.backend.provider, self._urls, self._caps, policy)
 
     def _transient(self, exc: BaseException) -> bool:
         failure = self.backend.classify(exc)
@@ -233,6 +253,7 @@ class ProviderClient:
         completion: Completion | None = None,
         exc: BaseException | None = None,
         failure: Failure | None = None,
+        endpoint: str | None = None,
     ) -> None:
         input_tokens = completion.input_tokens if completion else None
         output_tokens = completion.output_tokens if completion else None
@@ -262,5 +283,6 @@ class ProviderClient:
                 output_tokens=output_tokens,
                 cost_usd=cost,
                 cache_hit=status == "cache_hit",
+                endpoint=endpoint,
             )
         )

@@ -20,9 +20,39 @@ from pydantic import (
 
 from sscbench.agents.providers.credentials import ENV_NAME
 from sscbench.agents.providers.endpoints import check_base_url
+from sscbench.agents.providers.spread import Policy
 from sscbench.errors import ConfigError
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
+
+
+class Endpoint(BaseModel):
+    """One API root of a configuration with several (``endpoints``), with its own cap on
+    requests in flight (None: the configuration's ``max_in_flight``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    url: str = Field(min_length=1, description="API root, e.g. http://gpu1:8000/v1")
+    max_in_flight: int | None = Field(default=None, ge=1, description="cap on this endpoint")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_url(cls, value: Any) -> Any:
+        # The common form is a list of URLs; a table adds a cap of its own.
+        return {"url": value} if isinstance(value, str) else value
+
+    @field_validator("url")
+    @classmethod
+    def _http_root(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("an endpoint is an http:// or https:// API root")
+        check_base_url(value)
+        return value
+
+
+DEFAULT_ONLY = ("endpoints", "endpoint_policy")
+"""Fields left out of the recorded parameters while at their defaults, so ledgers of
+configurations that do not use them read as they always did."""
 
 
 class ProviderConfig(BaseModel):
@@ -67,6 +97,13 @@ class ProviderConfig(BaseModel):
     max_in_flight: int | None = Field(
         default=None, ge=1, description="requests in flight at once to this endpoint, shared"
     )
+    endpoints: tuple[Endpoint, ...] | None = Field(
+        default=None,
+        description="several API roots serving the same model; requests spread over them",
+    )
+    endpoint_policy: Policy = Field(
+        default="least_in_flight", description="how endpoints take turns: or round_robin"
+    )
     input_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     output_price_per_mtok: float | None = Field(default=None, ge=0, description="USD / 1M")
     server: Literal["llama.cpp"] | None = Field(
@@ -98,6 +135,14 @@ class ProviderConfig(BaseModel):
             return None
         return value
 
+    @field_validator("endpoints", mode="before")
+    @classmethod
+    def _comma_list(cls, value: Any) -> Any:
+        # The command line gives text: --agent-param endpoints=http://a/v1,http://b/v1
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
     @field_validator("api_key_env")
     @classmethod
     def _env_name(cls, value: str | None) -> str | None:
@@ -116,6 +161,14 @@ class ProviderConfig(BaseModel):
                 "set base_url (a server already running) or server (one SSCBench starts), "
                 "not both"
             )
+        if self.endpoints is not None:
+            if self.server is not None or self.base_url is not None:
+                raise ValueError("set endpoints or base_url/server, not both")
+            urls = [e.url for e in self.endpoints]
+            if not urls:
+                raise ValueError("endpoints is empty: list at least one API root")
+            if len(set(urls)) != len(urls):
+                raise ValueError("endpoints lists an API root twice")
         if self.server is None:
             for name in ("server_model", "server_chat_format", "server_ctx"):
                 if getattr(self, name) is not None:
@@ -131,7 +184,18 @@ class ProviderConfig(BaseModel):
 
     def params(self) -> dict[str, Any]:
         """The configuration as recorded in the ledger header (JSON values, no secret)."""
-        return self.model_dump(mode="json")
+        dumped = self.model_dump(mode="json")
+        for name in DEFAULT_ONLY:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                dumped.pop(name)
+        return dumped
+
+    def endpoint_caps(self) -> tuple[tuple[str, ...], tuple[int | None, ...]]:
+        """The ``endpoints``' URLs and their caps (each its own, else ``max_in_flight``)."""
+        endpoints = self.endpoints or ()
+        urls = tuple(e.url for e in endpoints)
+        caps = tuple(e.max_in_flight or self.max_in_flight for e in endpoints)
+        return urls, caps
 
     def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
         """USD cost of one reply, or None when prices or token counts are unknown."""

@@ -107,6 +107,8 @@ class OpenAIChatBackend:
                 raise ConfigError("server=llama.cpp is for openai-compatible participants")
             self._managed = managed_spec(config)  # checks the extra and the model file now
             self.endpoint = f"{config.server}:{self._managed.model_path}"
+        elif config.endpoints is not None:  # one name for the set (its rate limit's key)
+            self.endpoint = ",".join(e.url for e in config.endpoints)
         else:
             self.endpoint = resolved_base_url("openai", config.base_url)
         self._key_env = config.api_key_env or (None if compatible else "OPENAI_API_KEY")
@@ -147,15 +149,23 @@ class OpenAIChatBackend:
         if self._managed is not None:
             server_for(self._managed)
 
-    def _sdk(self) -> Any:
+    def _sdk(self, url: str | None = None) -> Any:
         if self._managed is not None:  # looked up each time: a crashed server is restarted
             url = server_for(self._managed).base_url
             return _shared_client(NO_KEY, url, self.config.timeout)
+        if url is not None:  # one of several endpoints: one shared client per URL
+            if self._key is None and self._key_env is not None:
+                self._key = read_api_key(self._key_env)
+            return _shared_client(self._key or NO_KEY, url, self.config.timeout)
         if self._client is None:
             if self._key_env is not None:
                 self._key = read_api_key(self._key_env)
             self._client = _shared_client(self._key or NO_KEY, self.endpoint, self.config.timeout)
         return self._client
+
+    def send_at(self, url: str, request: Mapping[str, Any]) -> dict[str, Any]:
+        """:meth:`send` to one of the configuration's ``endpoints``."""
+        return self._post(self._sdk(url), request)
 
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """One chat-completions POST; the raw response as JSON.
@@ -164,10 +174,12 @@ class OpenAIChatBackend:
         auth, headers, timeout and error classes) rather than ``create``, whose transform of
         every message and tool schema is most of the client's CPU per call.
         """
+        return self._post(self._sdk(), request)
+
+    def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         from openai.types.chat import ChatCompletion
 
         body = {**request["params"], **(request["extra_body"] or {})}
-        client = self._sdk()
         try:
             response = client.post("/chat/completions", body=body, cast_to=ChatCompletion)
         except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON

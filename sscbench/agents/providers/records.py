@@ -40,6 +40,11 @@ class ProviderCall(VersionedRecord):
     output_tokens: int | None = None
     cost_usd: float | None = Field(default=None, description="0 for cache hits")
     cache_hit: bool = False
+    endpoint: str | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="which of a configuration's several endpoints served the attempt",
+    )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,150 @@
+"""Simulated matrix benchmark: a 1k / 10k / 100k-run experiment on the Ray executor, and
+how the driver's memory grows with it.
+
+What runs: the shipped case set (120 cases, 42 clean tasks) × the five scripted agents ×
+as many repetitions as the size needs, planned by ``plan_runs`` and cut to the first N
+runs (all clean runs come first, so every faulted run's gate is inside the cut). Each run
+is a *simulated* episode (:mod:`sscbench.experiments.simulated`): a real four-line ledger
+with a deterministic outcome (about one run in eight unsolved, so gating stops some
+faulted runs), written by a Ray actor into its staging directory. So what is measured is
+the engine's path — plan, gating, resume check, budget, the actor call, staging and the
+driver's atomic rename, ledger digest, status log, summary — not τ² and not a model:
+a real episode costs 10–50 ms of CPU more (see ``executors.py``).
+
+Each size runs in its own process (a fresh Ray cluster with 2 CPUs, 2 actors) so peak RSS
+is that size's alone: the driver's (``ru_maxrss``) and each actor's. The scaling exponent
+b of peak RSS ≈ a·N^b is fitted between the sizes (b = 0: flat, b = 1: linear).
+
+    .venv/bin/python benchmarks/matrix.py                 # 1k, 10k, 100k: ~12 min on 2 cores
+    .venv/bin/python benchmarks/matrix.py --sizes 1000 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).with_name("matrix-results.json")
+AGENTS = ("gold", "careful", "hasty", "mixed", "eager")
+CLEAN_TASKS = 42
+CASES = 120
+
+
+def _experiment_text(size: int, concurrency: int) -> str:
+    per_rep = len(AGENTS) * CASES
+    repetitions = max(1, math.ceil((size - len(AGENTS) * CLEAN_TASKS) / per_rep))
+    configs = "\n".join(
+        f'[[configurations]]\nid = "{a}"\nagent = "scripted:{a}"\n' for a in AGENTS
+    )
+    return (
+        f'name = "simulated-{size}"\nexecutor = "ray"\nconcurrency = {concurrency}\n'
+        f"repetitions = {repetitions}\n{configs}"
+    )
+
+
+def arm(size: int, concurrency: int) -> dict[str, Any]:
+    """One size, in this (fresh) process."""
+    import ray
+
+    from sscbench.experiments import load_experiment, plan_runs, run_experiment
+    from sscbench.experiments.executors import RayExecutor
+    from sscbench.experiments.simulated import simulated_episode
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=40)
+    actor_rss: list[float] = []
+
+    class Measured(RayExecutor):
+        def close(self) -> None:
+            actor_rss.extend(self._ray.get([a.peak_rss_mib.remote() for a in self._actors]))
+            super().close()
+
+    tmp = Path(tempfile.mkdtemp(prefix="sscbench-matrix-"))
+    try:
+        path = tmp / "exp.toml"
+        path.write_text(_experiment_text(size, concurrency), encoding="utf-8")
+        experiment = load_experiment(path)
+        start = time.perf_counter()
+        runs = plan_runs(experiment)[:size]
+        planned = time.perf_counter() - start
+        executor = Measured(None, concurrency, episode=simulated_episode)
+        result = run_experiment(experiment, tmp / "out", runs=runs, executor=executor)
+        wall = time.perf_counter() - start
+        status_bytes = (tmp / "out" / "schedule.jsonl").stat().st_size
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    states: dict[str, int] = {}
+    for r in result.records:
+        name = r.state if r.cause is None else f"{r.state}:{r.cause}"
+        states[name] = states.get(name, 0) + 1
+    return {
+        "runs": len(runs),
+        "executed": result.executed,
+        "states": states,
+        "plan_s": planned,
+        "wall_s": wall,
+        "runs_per_s": len(runs) / wall,
+        "driver_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "actor_peak_rss_mib": actor_rss,
+        "status_file_mib": status_bytes / 2**20,
+        "load_avg_1m": os.getloadavg()[0],
+    }
+
+
+def _exponent(rows: list[dict[str, Any]], key: str) -> float | None:
+    if len(rows) < 2:
+        return None
+    a, b = rows[0], rows[-1]
+    return math.log(b[key] / a[key]) / math.log(b["runs"] / a["runs"])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(arm(args.child, args.concurrency)))
+        return 0
+    rows = []
+    for size in args.sizes:
+        child = ["--child", str(size), "--concurrency", str(args.concurrency)]
+        out = subprocess.run(
+            [sys.executable, __file__, *child],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        print(f"{size}: {rows[-1]['wall_s']:.1f} s", file=sys.stderr, flush=True)
+    print("| runs | wall s | runs/s | driver peak RSS MiB | actors' peak RSS MiB | status MiB |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        actors = " / ".join(f"{x:.0f}" for x in r["actor_peak_rss_mib"])
+        print(
+            f"| {r['runs']:,} | {r['wall_s']:.1f} | {r['runs_per_s']:.0f} | "
+            f"{r['driver_peak_rss_mib']:.0f} | {actors} | {r['status_file_mib']:.1f} |"
+        )
+    driver_b = _exponent(rows, "driver_peak_rss_mib")
+    if driver_b is not None:
+        print(f"\ndriver peak RSS ∝ N^{driver_b:.2f} between {rows[0]['runs']:,} and "
+              f"{rows[-1]['runs']:,} runs")
+    RESULTS.write_text(
+        json.dumps({"sizes": rows, "driver_rss_exponent": driver_b}, indent=1) + "\n",
+        encoding="utf-8",
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

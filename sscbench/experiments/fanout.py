@@ -1,0 +1,100 @@
+"""The heavy steps after a run set — labelling, the report's bootstrap — on the executor
+that ran it.
+
+Both are a pure function applied to many independent items (a run directory, a rate's
+per-cluster counts), so they fan out as Ray tasks over chunks of items, in order, and the
+driver puts the results back together in the same order: the output is the local path's,
+byte for byte (tests compare the two). Each task reads its items itself, so on a
+multi-machine cluster the run directories must be on storage every node sees (as for the
+Ray executor).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sscbench.errors import ConfigError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+CHUNKS_PER_CPU = 4
+"""Chunks per CPU of the cluster: enough to even out uneven items, few enough that a
+task's overhead (a process hop, pickling) stays small beside its work."""
+
+
+@contextmanager
+def ray_session(address: str | None) -> Iterator[Any]:
+    """Ray, connected (to ``address``, or a local cluster started here and stopped after;
+    an already connected session is used as it is)."""
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(
+            "--executor ray needs Ray: pip install 'sscbench[ray]' (or leave --executor out)"
+        ) from None
+    owns = not ray.is_initialized()
+    if owns:
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+        )
+    try:
+        yield ray
+    finally:
+        if owns:
+            ray.shutdown()
+
+
+def fan_out(
+    ray: Any, work: Callable[[list[T]], list[R]], items: Sequence[T], chunks: int | None = None
+) -> list[R]:
+    """``work`` over ``items`` as Ray tasks on chunks of consecutive items; results in
+    item order (``work`` must be a module-level function: Ray imports it by name)."""
+    if not items:
+        return []
+    if chunks is None:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        chunks = cpus * CHUNKS_PER_CPU
+    size = max(1, math.ceil(len(items) / chunks))
+    task = ray.remote(num_cpus=1, max_retries=3)(work)
+    refs = [task.remote(list(items[i : i + size])) for i in range(0, len(items), size)]
+    out: list[R] = []
+    for part in ray.get(refs):
+        out.extend(part)
+    return out
+
+
+def label_chunk(run_dirs: list[str]) -> list[tuple[str | None, str | None]]:
+    """Label run directories (rules classifier): per run its labels as JSON, or the
+    one-line problem that kept it from being labelled (as ``label_dir_or_skip``)."""
+    from sscbench.reconstruct.label import label_run
+
+    out: list[tuple[str | None, str | None]] = []
+    for run_dir in run_dirs:
+        try:
+            out.append((label_run(Path(run_dir)).model_dump_json(), None))
+        except ConfigError as exc:
+            out.append((None, str(exc)))
+    return out
+
+
+def label_dir_on_ray(root: Path, address: str | None) -> tuple[list[Any], list[str]]:
+    """:func:`~sscbench.reconstruct.label.label_dir_or_skip` with the runs labelled as Ray
+    tasks; the same labels in the same order, and the same problems."""
+    from sscbench.reconstruct.label import run_dirs
+    from sscbench.reconstruct.labels import RunLabels
+
+    paths = [str(p) for p in run_dirs(root)]
+    with ray_session(address) as ray:
+        results = fan_out(ray, label_chunk, paths)
+    labels = [RunLabels.model_validate_json(text) for text, _ in results if text is not None]
+    problems = [problem for _, problem in results if problem is not None]
+    return labels, problems
