@@ -81,6 +81,8 @@ def test_layer_rules() -> None:
     for name, targets in edges.items():
         if name not in ("__init__", "__main__"):  # `python -m sscbench` runs the CLI
             assert "cli" not in targets or name == "cli", f"{name} imports the CLI"
+    # The model client is infrastructure: below the agents, beside the τ² adapter.
+    assert edges["llm"] <= {"errors", "caching", "records", "envs"}, "llm: nothing above"
     below_runs = {"runs", "experiments", "reconstruct", "analysis", "oracles", "review"}
     for lower in ("agents", "fault_contracts", "operators", "users"):
         assert not edges[lower] & below_runs, f"{lower} imports {edges[lower] & below_runs}"

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.intervention import InterventionRecord
 from sscbench.experiments.status import RunRecord, SessionRecord
 from sscbench.fault_contracts.injection import FaultDelivery
+from sscbench.llm.records import ProviderCall
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.records.hidden import StateCheck
 from sscbench.records.ledger import dump_line

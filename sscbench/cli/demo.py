@@ -150,8 +150,8 @@ def _with_local_model(
     (the same keys and run ids as without it) plus the real model on the first case of
     each operator, first seed only. Checked before anything runs (a missing extra or
     model package is one line, exit 2); the server's log is kept beside the runs."""
-    from sscbench.agents.providers.local_server import keep_logs_in
     from sscbench.experiments.inline import command_line_experiment, fault_runs
+    from sscbench.llm.local_server import keep_logs_in
 
     experiment = command_line_experiment(
         case_set.manifest.name,

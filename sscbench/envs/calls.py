@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict
 
 RAW_ARGUMENTS = "__raw_arguments__"
 """Key under which an agent adapter keeps tool-call argument text that is not a JSON object
-(``sscbench.agents.providers.arguments``); the call is answered with an error observation."""
+(``sscbench.llm.arguments``); the call is answered with an error observation."""
 
 
 class ToolCall(BaseModel):

@@ -18,7 +18,6 @@ from typing import Any, TypeVar
 from pydantic import ValidationError
 
 from sscbench.agents.providers import ProviderAgent
-from sscbench.agents.providers.cache import canonical_json
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.registry import make_agent
 from sscbench.envs import EpisodeEnvironment, load_domain
@@ -26,6 +25,7 @@ from sscbench.envs.grading import gold_hashes
 from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
 from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.llm.cache import canonical_json
 from sscbench.records.events import RECORD_ADAPTER, Header, RunEnd
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
 from sscbench.runs.layout import set_aside

@@ -30,22 +30,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from sscbench.agents.providers.rate_limit import (
-    Gate,
-    GateFactory,
-    Limiter,
-    LimiterFactory,
-    RateLimiter,
-    use_gates,
-    use_limiters,
-)
-from sscbench.agents.providers.spread import (
-    EndpointLoad,
-    Policy,
-    Spreader,
-    endpoint_name,
-    use_spreader,
-)
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import CallCost, run_cost
 from sscbench.experiments.execute import (
@@ -57,6 +41,22 @@ from sscbench.experiments.execute import (
 )
 from sscbench.experiments.load import Experiment, UserSetting
 from sscbench.experiments.plan import ScheduledRun
+from sscbench.llm.rate_limit import (
+    Gate,
+    GateFactory,
+    Limiter,
+    LimiterFactory,
+    RateLimiter,
+    use_gates,
+    use_limiters,
+)
+from sscbench.llm.spread import (
+    EndpointLoad,
+    Policy,
+    Spreader,
+    endpoint_name,
+    use_spreader,
+)
 from sscbench.records.events import RunEnd
 
 STAGING_DIR = ".staging"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from sscbench.agents.providers.cache import canonical_json
-from sscbench.agents.providers.config import ProviderConfig
+from sscbench.llm.cache import canonical_json
+from sscbench.llm.config import ProviderConfig
 
 PROVIDER_AGENTS = ("openai", "anthropic", "openai-compatible")
 """Agent registry names whose parameters are a :class:`ProviderConfig`."""

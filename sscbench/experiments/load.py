@@ -15,7 +15,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sscbench.agents.providers.config import ProviderConfig
 from sscbench.agents.registry import AGENTS, make_agent, register_builtin_agents
 from sscbench.cases.caseset import Case, CaseSet, load_case_set
 from sscbench.errors import ConfigError
@@ -39,6 +38,7 @@ from sscbench.experiments.spec import (
     ExperimentFile,
     Gate,
 )
+from sscbench.llm.config import ProviderConfig
 from sscbench.operators.registry import get_operator, operator_names
 from sscbench.operators.variants import takes_variant, vary
 from sscbench.users import USERS, make_user

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sscbench.agents.providers.local_server import keep_logs_in
 from sscbench.errors import ConfigError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
@@ -27,6 +26,7 @@ from sscbench.experiments.executors import Executor, clear_staging, make_executo
 from sscbench.experiments.load import Experiment
 from sscbench.experiments.plan import ScheduledRun, arrival_units, plan_runs
 from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
+from sscbench.llm.local_server import keep_logs_in
 
 EXPERIMENT_FILE = "experiment.json"
 SUMMARY_FILE = "summary.json"

@@ -19,13 +19,13 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from sscbench.agents.providers.backends import make_backend
-from sscbench.agents.providers.client import ProviderClient
-from sscbench.agents.providers.config import ProviderConfig, parse_config
-from sscbench.agents.providers.records import ProviderCall
 from sscbench.agents.providers.scaffold import tool_schemas
-from sscbench.agents.providers.transcript import Message
 from sscbench.envs.domain import load_domain
+from sscbench.llm.backends import make_backend
+from sscbench.llm.client import ProviderClient
+from sscbench.llm.config import ProviderConfig, parse_config
+from sscbench.llm.records import ProviderCall
+from sscbench.llm.transcript import Message
 from sscbench.oracles.base import OracleUnavailable, Trajectory
 from sscbench.records.events import AgentMessage, AgentToolCall
 from sscbench.review.packet import masked_contract, render_steps, visible_steps

@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from sscbench.agents.providers.backends import make_backend
-from sscbench.agents.providers.client import ProviderClient
-from sscbench.agents.providers.config import parse_config
-from sscbench.agents.providers.records import ProviderCall
-from sscbench.agents.providers.transcript import Message
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.llm.backends import make_backend
+from sscbench.llm.client import ProviderClient
+from sscbench.llm.config import parse_config
+from sscbench.llm.records import ProviderCall
+from sscbench.llm.transcript import Message
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.rules.base import RunView
 from sscbench.records.events import AgentMessage, AgentToolCall

@@ -26,12 +26,12 @@ from sscbench.agents.base import (
     RecordsTruth,
     User,
 )
-from sscbench.agents.providers.errors import EmptyReply
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.intervention import HasHiddenRecords
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ConfigError, ServiceError
+from sscbench.llm.errors import EmptyReply
 from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,

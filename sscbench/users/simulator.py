@@ -6,7 +6,7 @@ Fidelity to τ²'s ``UserSimulator`` (tau2/user/user_simulator.py) is kept by co
   the installed τ² package (``data/tau2/user_simulator/simulation_guidelines.md``, the
   no-tools variant: airline and retail give the user no tools), and the scenario text is
   ``str(task.user_scenario)``, as τ²'s ``run_task`` passes it;
-* the conversation is τ²'s flipped view (:func:`~sscbench.agents.providers.transcript.
+* the conversation is τ²'s flipped view (:func:`~sscbench.llm.transcript.
   user_transcript`): the greeting and every agent message addressed to the user arrive as
   ``user`` turns, the simulator's own messages are ``assistant`` turns, tool traffic is
   never shown;
@@ -26,17 +26,17 @@ from typing import Any, Literal
 from pydantic import Field
 
 from sscbench.agents.base import EpisodeContext, User
-from sscbench.agents.providers.anthropic_messages import (
+from sscbench.errors import ConfigError, HarnessError
+from sscbench.llm.anthropic_messages import (
     DEFAULT_MAX_TOKENS,
     AnthropicMessagesBackend,
 )
-from sscbench.agents.providers.client import Backend, ProviderClient
-from sscbench.agents.providers.config import ProviderConfig, parse_config
-from sscbench.agents.providers.errors import ProviderError
-from sscbench.agents.providers.openai_chat import OpenAIChatBackend
-from sscbench.agents.providers.records import ProviderCall
-from sscbench.agents.providers.transcript import user_transcript
-from sscbench.errors import ConfigError, HarnessError
+from sscbench.llm.client import Backend, ProviderClient
+from sscbench.llm.config import ProviderConfig, parse_config
+from sscbench.llm.errors import ProviderError
+from sscbench.llm.openai_chat import OpenAIChatBackend
+from sscbench.llm.records import ProviderCall
+from sscbench.llm.transcript import user_transcript
 from sscbench.records.events import ParticipantSpec, VisibleEvent
 from sscbench.registry import Registry
 

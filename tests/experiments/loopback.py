@@ -31,8 +31,8 @@ from types import ModuleType
 from typing import Any
 
 from sscbench.agents.base import EpisodeContext
-from sscbench.agents.providers.anthropic_messages import OPENING_USER_TURN
 from sscbench.envs import load_domain
+from sscbench.llm.anthropic_messages import OPENING_USER_TURN
 from sscbench.users.scripted import ScriptedUser
 
 CLOSING = "Is there anything else I can help you with?"

@@ -50,7 +50,7 @@ def test_minimal_file_gets_the_protocol_defaults(write: Write) -> None:
     fault = [r for r in runs if r.condition == "fault"]
     assert len(fault) == 244
     # one clean run per (task, step limit): some tasks under two operators' limits
-    assert len(clean) == len({(r.domain, r.task_id, r.key.max_steps) for r in clean}) == 69
+    assert len(clean) == len({(r.domain, r.task_id, r.key.max_steps) for r in clean}) == 96
     assert all(r.gate in {c.key for c in clean} for r in fault)
     assert runs[: len(clean)] == clean  # clean runs are scheduled first
 

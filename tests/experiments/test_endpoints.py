@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from sscbench.agents.providers.spread import EndpointLoad
 from sscbench.errors import ConfigError
 from sscbench.experiments import load_experiment, run_experiment
+from sscbench.llm.spread import EndpointLoad
 from sscbench.records.ledger import read_ledger
 
 Write = Callable[..., Path]
@@ -40,7 +40,7 @@ def test_round_robin_takes_turns_and_skips_a_full_endpoint() -> None:
 
 
 def test_the_command_line_gives_endpoints_as_a_comma_list() -> None:
-    from sscbench.agents.providers.config import parse_config
+    from sscbench.llm.config import parse_config
 
     config = parse_config({"model": "m", "endpoints": "http://a/v1, http://b/v1"})
     assert config.endpoint_caps() == (("http://a/v1", "http://b/v1"), (None, None))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sscbench.agents.providers import local_server
+from sscbench.llm import local_server
 
 STAND_IN = Path(__file__).with_name("stand_in_server.py")
 

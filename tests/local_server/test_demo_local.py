@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sscbench.agents.providers import local_server
 from sscbench.cli.demo import DEMO_AGENTS
 from sscbench.cli.main import main
+from sscbench.llm import local_server
 from sscbench.reconstruct.labels import read_labels
 
 

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from sscbench.agents.providers import local_server, openai_agent, openai_compatible_agent
-from sscbench.agents.providers.local_server import ManagedServer, ServerSpec
+from sscbench.agents.providers import openai_agent, openai_compatible_agent
 from sscbench.cli.main import main
 from sscbench.errors import ConfigError, ServiceError
 from sscbench.experiments.load import load_experiment
+from sscbench.llm import local_server
+from sscbench.llm.local_server import ManagedServer, ServerSpec
 from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user
@@ -89,7 +90,7 @@ def test_the_server_stops_when_sscbench_is_killed(stand_in: Path, tmp_path: Path
     script = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from sscbench.agents.providers import local_server as ls\n"
+        "from sscbench.llm import local_server as ls\n"
         f"ls.keep_logs_in(Path({str(tmp_path)!r}))\n"
         f"spec = ls.ServerSpec({str(stand_in)!r}, 'tiny', module={local_server.SERVER_MODULE!r})\n"
         "s = ls.server_for(spec)\n"

@@ -19,9 +19,10 @@ from typing import Any
 
 import pytest
 
-from sscbench.agents.providers import local_server, openai_compatible_agent
-from sscbench.agents.providers.arguments import RAW_ARGUMENTS
+from sscbench.agents.providers import openai_compatible_agent
 from sscbench.errors import ConfigError
+from sscbench.llm import local_server
+from sscbench.llm.arguments import RAW_ARGUMENTS
 from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user

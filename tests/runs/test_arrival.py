@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from sscbench.agents import make_agent
-from sscbench.agents.providers.transcript import agent_transcript, user_transcript
 from sscbench.cases.caseset import Case, load_case_set
 from sscbench.experiments.arrival import ArrivalDesign, delivery_calls, replay_plan
 from sscbench.fault_contracts.history import History
 from sscbench.fault_contracts.injection import ContractIntervention
+from sscbench.llm.transcript import agent_transcript, user_transcript
 from sscbench.reconstruct.label import label_run
 from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation
 from sscbench.records.ledger import read_ledger

@@ -376,8 +376,8 @@ if __name__ == "__main__":
 
 
 def test_failures_are_classified_and_absent_from_successful_runs() -> None:
-    from sscbench.agents.providers.errors import ProviderError
     from sscbench.errors import ConfigError
+    from sscbench.llm.errors import ProviderError
     from sscbench.runs.episode import classify_failure
 
     assert classify_failure(ProviderError("HTTP 500 after 3 attempts")).kind == "provider"

@@ -19,9 +19,9 @@ from sscbench.agents.providers.agent import (
     OpenAICompatibleAgent,
     ProviderAgent,
 )
-from sscbench.agents.providers.config import ProviderConfig, parse_config
-from sscbench.agents.providers.errors import ProviderError
-from sscbench.agents.providers.records import ProviderCall
+from sscbench.llm.config import ProviderConfig, parse_config
+from sscbench.llm.errors import ProviderError
+from sscbench.llm.records import ProviderCall
 from sscbench.registry import Registry
 
 __all__ = [

@@ -18,21 +18,21 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from sscbench.agents.base import AgentTurn, EpisodeContext
-from sscbench.agents.providers.anthropic_messages import (
-    AnthropicMessagesBackend,
-)
-from sscbench.agents.providers.arguments import parse_arguments
-from sscbench.agents.providers.backends import with_anthropic_defaults
-from sscbench.agents.providers.client import Backend, ProviderClient
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.endpoints import resolved_base_url
-from sscbench.agents.providers.errors import EmptyReply
-from sscbench.agents.providers.openai_chat import OpenAIChatBackend
-from sscbench.agents.providers.records import Completion, ProviderCall
 from sscbench.agents.providers.scaffold import Scaffold, agent_scaffold
-from sscbench.agents.providers.transcript import Message, agent_transcript
 from sscbench.envs.calls import ToolCall
 from sscbench.errors import ConfigError, HarnessError
+from sscbench.llm.anthropic_messages import (
+    AnthropicMessagesBackend,
+)
+from sscbench.llm.arguments import parse_arguments
+from sscbench.llm.backends import with_anthropic_defaults
+from sscbench.llm.client import Backend, ProviderClient
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.endpoints import resolved_base_url
+from sscbench.llm.errors import EmptyReply
+from sscbench.llm.openai_chat import OpenAIChatBackend
+from sscbench.llm.records import Completion, ProviderCall
+from sscbench.llm.transcript import Message, agent_transcript
 from sscbench.records.events import AgentToolCall, ParticipantSpec, VisibleEvent
 
 
@@ -134,7 +134,7 @@ class OpenAICompatibleAgent(ProviderAgent):
     """Chat completions on an OpenAI-compatible server (vLLM, Ollama, llama.cpp, ...).
 
     ``base_url`` (a server already running) or ``server`` (one SSCBench starts and stops,
-    :mod:`~sscbench.agents.providers.local_server`) is required; ``api_key_env`` is
+    :mod:`~sscbench.llm.local_server`) is required; ``api_key_env`` is
     optional (no key is sent without it).
     """
 

@@ -18,12 +18,12 @@ from sscbench.agents.providers import (
     openai_agent,
     openai_compatible_agent,
 )
-from sscbench.agents.providers.anthropic_messages import to_anthropic_tools
-from sscbench.agents.providers.arguments import RAW_ARGUMENTS
-from sscbench.agents.providers.errors import EmptyReply
 from sscbench.agents.providers.scaffold import agent_system_prompt, tool_schemas
 from sscbench.envs import ToolCall, load_domain
 from sscbench.errors import ConfigError
+from sscbench.llm.anthropic_messages import to_anthropic_tools
+from sscbench.llm.arguments import RAW_ARGUMENTS
+from sscbench.llm.errors import EmptyReply
 
 FAST = {"retry_initial_wait": 0.01, "retry_max_wait": 0.05}
 

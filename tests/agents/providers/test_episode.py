@@ -16,9 +16,9 @@ from sscbench.agents.providers import (
     openai_agent,
     openai_compatible_agent,
 )
-from sscbench.agents.providers.arguments import RAW_ARGUMENTS
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.envs import calls as calls_module
+from sscbench.llm.arguments import RAW_ARGUMENTS
 from sscbench.records.ledger import iter_jsonl, read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user

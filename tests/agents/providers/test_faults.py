@@ -76,7 +76,7 @@ def test_a_body_that_stays_unreadable_fails_the_run_as_a_provider_error(
     end = _episode(_agent("openai", fake, key, max_retries=2), run_dir)
     assert end.termination == "harness_error"
     last = (end.error or "").strip().splitlines()[-1]
-    assert last.startswith("sscbench.agents.providers.errors.ProviderError: openai model")
+    assert last.startswith("sscbench.llm.errors.ProviderError: openai model")
     assert "not JSON" in last
     records = [obj for _, obj in iter_jsonl(run_dir / "provider_calls.jsonl")]
     assert [(r["attempt"], r["error_class"]) for r in records] == [

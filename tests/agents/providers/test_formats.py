@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 
 from sscbench.agents.base import GREETING
-from sscbench.agents.providers.anthropic_messages import (
+from sscbench.agents.providers.scaffold import tool_schemas
+from sscbench.llm.anthropic_messages import (
     EMPTY_TEXT_PLACEHOLDER,
     OPENING_USER_TURN,
     to_anthropic_messages,
     to_anthropic_tools,
 )
-from sscbench.agents.providers.arguments import (
+from sscbench.llm.arguments import (
     RAW_ARGUMENTS,
     dump_arguments,
     parse_arguments,
     raw_arguments,
 )
-from sscbench.agents.providers.openai_chat import to_openai_messages
-from sscbench.agents.providers.scaffold import tool_schemas
-from sscbench.agents.providers.transcript import agent_transcript, user_transcript
+from sscbench.llm.openai_chat import to_openai_messages
+from sscbench.llm.transcript import agent_transcript, user_transcript
 from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
@@ -192,8 +192,8 @@ def test_arguments_round_trip() -> None:
 
 
 def test_compatible_servers_get_a_string_for_a_tool_only_assistant_message() -> None:
-    from sscbench.agents.providers.config import ProviderConfig
-    from sscbench.agents.providers.openai_chat import OpenAIChatBackend
+    from sscbench.llm.config import ProviderConfig
+    from sscbench.llm.openai_chat import OpenAIChatBackend
 
     transcript = agent_transcript(HISTORY)
     tool_only = [m for m in to_openai_messages("S", transcript) if m.get("tool_calls")]

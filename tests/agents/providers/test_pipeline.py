@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from tenacity import RetryCallState
 
-from sscbench.agents.providers.cache import CacheWarning, ResponseCache, request_hash
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.rate_limit import RateLimiter, shared_limiter
-from sscbench.agents.providers.retry import (
+from sscbench.llm.cache import CacheWarning, ResponseCache, request_hash
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.rate_limit import RateLimiter, shared_limiter
+from sscbench.llm.retry import (
     Backoff,
     Failure,
     retry_after_seconds,

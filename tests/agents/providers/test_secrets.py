@@ -101,7 +101,7 @@ def test_an_echoed_key_is_written_nowhere(
 
 
 def test_the_ledger_writer_redacts_whatever_reaches_it(key: str, kit: Any, tmp_path: Path) -> None:
-    from sscbench.agents.providers.credentials import read_api_key
+    from sscbench.llm.credentials import read_api_key
 
     read_api_key(key)  # registers the key, as the first request of a run does
     path = tmp_path / "ledger.jsonl"
@@ -141,7 +141,7 @@ class _LeakyAgent:
 def test_a_failure_message_with_the_key_is_redacted_where_it_is_returned(
     key: str, kit: Any, tmp_path: Path
 ) -> None:
-    from sscbench.agents.providers.credentials import read_api_key
+    from sscbench.llm.credentials import read_api_key
     from sscbench.users import make_user
 
     read_api_key(key)

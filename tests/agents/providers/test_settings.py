@@ -13,11 +13,11 @@ import pytest
 
 from sscbench.agents.base import AgentTurn
 from sscbench.agents.providers import anthropic_agent, openai_agent, openai_compatible_agent
-from sscbench.agents.providers.anthropic_messages import AnthropicMessagesBackend
-from sscbench.agents.providers.config import ProviderConfig
 from sscbench.cli.params import parse_params
 from sscbench.errors import ConfigError
 from sscbench.experiments import load_experiment
+from sscbench.llm.anthropic_messages import AnthropicMessagesBackend
+from sscbench.llm.config import ProviderConfig
 
 
 def test_anthropic_temperature_is_a_field_of_its_own(fake: Any, key: str, kit: Any) -> None:

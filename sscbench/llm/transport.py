@@ -1,5 +1,5 @@
 """The SDK clients' network layer, cut to the attempt deadline (see
-:mod:`~sscbench.agents.providers.deadline`).
+:mod:`~sscbench.llm.deadline`).
 
 Each SDK gets its own default HTTP client (same limits, keep-alive options and
 environment proxies as without SSCBench), whose connection pools get a network backend
@@ -18,8 +18,8 @@ from typing import Any
 
 import httpcore2
 
-from sscbench.agents.providers.deadline import time_left
 from sscbench.errors import HarnessError
+from sscbench.llm.deadline import time_left
 
 
 def _bounded(timeout: float | None, error: type[Exception]) -> float | None:

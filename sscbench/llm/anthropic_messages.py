@@ -20,18 +20,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sscbench.agents.providers.arguments import RAW_ARGUMENTS, raw_arguments
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.credentials import read_api_key
-from sscbench.agents.providers.endpoints import resolved_base_url
-from sscbench.agents.providers.errors import response_json, unreadable
-from sscbench.agents.providers.records import Completion, CompletionCall
-from sscbench.agents.providers.retry import (
+from sscbench.caching import shared_cache
+from sscbench.llm.arguments import RAW_ARGUMENTS, raw_arguments
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.credentials import read_api_key
+from sscbench.llm.endpoints import resolved_base_url
+from sscbench.llm.errors import response_json, unreadable
+from sscbench.llm.records import Completion, CompletionCall
+from sscbench.llm.retry import (
     Failure,
     classify_sdk_error,
 )
-from sscbench.agents.providers.transcript import Message
-from sscbench.caching import shared_cache
+from sscbench.llm.transcript import Message
 
 DEFAULT_MAX_TOKENS = 8192
 """Anthropic requires ``max_tokens``; litellm (τ²) sends the model's maximum output."""
@@ -120,7 +120,7 @@ def _shared_client(key: str | None, base_url: str, timeout: float) -> Any:
     (see the OpenAI backend); the key only lives in memory here."""
     import anthropic  # 3 s: imported only when a request really goes out
 
-    from sscbench.agents.providers.transport import deadline_http_client
+    from sscbench.llm.transport import deadline_http_client
 
     return anthropic.Anthropic(
         api_key=key,

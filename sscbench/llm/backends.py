@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from sscbench.agents.providers.anthropic_messages import (
+from sscbench.errors import ConfigError
+from sscbench.llm.anthropic_messages import (
     DEFAULT_MAX_TOKENS,
     AnthropicMessagesBackend,
 )
-from sscbench.agents.providers.client import Backend
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.openai_chat import OpenAIChatBackend
-from sscbench.errors import ConfigError
+from sscbench.llm.client import Backend
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.openai_chat import OpenAIChatBackend
 
 PROVIDERS = ("openai", "anthropic", "openai-compatible")
 

@@ -18,10 +18,10 @@ from pydantic import (
     model_validator,
 )
 
-from sscbench.agents.providers.credentials import ENV_NAME
-from sscbench.agents.providers.endpoints import check_base_url
-from sscbench.agents.providers.spread import Policy
 from sscbench.errors import ConfigError
+from sscbench.llm.credentials import ENV_NAME
+from sscbench.llm.endpoints import check_base_url
+from sscbench.llm.spread import Policy
 
 ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh", "max"]
 

@@ -6,8 +6,8 @@ own messages (text and tool calls of one turn together) and tool results; a harn
 simulator sees what τ²'s ``UserSimulator`` keeps, with roles flipped
 (``UserState.flip_roles``): agent messages addressed to the user become ``user`` turns,
 its own messages become ``assistant`` turns, and tool traffic never reaches it. Wire
-formats (:mod:`~sscbench.agents.providers.openai_chat`,
-:mod:`~sscbench.agents.providers.anthropic_messages`) render these neutral messages.
+formats (:mod:`~sscbench.llm.openai_chat`,
+:mod:`~sscbench.llm.anthropic_messages`) render these neutral messages.
 """
 
 from __future__ import annotations

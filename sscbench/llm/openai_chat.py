@@ -14,20 +14,20 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sscbench.agents.providers.arguments import dump_arguments
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.credentials import read_api_key
-from sscbench.agents.providers.endpoints import resolved_base_url
-from sscbench.agents.providers.errors import response_json, unreadable
-from sscbench.agents.providers.local_server import ServerSpec, managed_spec, server_for
-from sscbench.agents.providers.records import Completion, CompletionCall
-from sscbench.agents.providers.retry import (
+from sscbench.caching import shared_cache
+from sscbench.errors import ConfigError
+from sscbench.llm.arguments import dump_arguments
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.credentials import read_api_key
+from sscbench.llm.endpoints import resolved_base_url
+from sscbench.llm.errors import response_json, unreadable
+from sscbench.llm.local_server import ServerSpec, managed_spec, server_for
+from sscbench.llm.records import Completion, CompletionCall
+from sscbench.llm.retry import (
     Failure,
     classify_sdk_error,
 )
-from sscbench.agents.providers.transcript import Message
-from sscbench.caching import shared_cache
-from sscbench.errors import ConfigError
+from sscbench.llm.transcript import Message
 
 NO_KEY = "no-key"
 """Sent to compatible servers that need no key: the SDK would otherwise fall back to
@@ -76,7 +76,7 @@ def _shared_client(key: str, base_url: str, timeout: float) -> Any:
     lives in memory here. Its network layer honours the attempt deadline."""
     import openai  # 1 s: imported only when a request really goes out
 
-    from sscbench.agents.providers.transport import deadline_http_client
+    from sscbench.llm.transport import deadline_http_client
 
     return openai.OpenAI(
         api_key=key,

@@ -4,7 +4,7 @@ The SDKs' ``timeout`` is the HTTP client's: it bounds every single read, so a se
 that sends one byte a second keeps an attempt alive as long as it likes. The provider
 layer therefore sets an absolute deadline around every attempt (``timeout`` after it
 starts, or the run's wall-clock limit if that comes first) and the SDK clients' network
-layer (:mod:`~sscbench.agents.providers.transport`) cuts each connect, read, write and
+layer (:mod:`~sscbench.llm.transport`) cuts each connect, read, write and
 TLS handshake to the time left. The deadline is a context variable, so threads sharing
 one connection pool each keep their own.
 """

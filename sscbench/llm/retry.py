@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from tenacity import RetryCallState
 
-from sscbench.agents.providers.errors import UnreadableResponse
+from sscbench.llm.errors import UnreadableResponse
 
 TRANSIENT_STATUS = frozenset({408, 409, 429})
 

@@ -4,7 +4,7 @@ A :class:`Backend` knows one wire format (how to build, send and parse a request
 to classify its SDK's errors); :class:`ProviderClient` adds everything else the same way
 for all of them, and records every attempt as a :class:`ProviderCall`. Each attempt is
 bounded as a whole by ``timeout``, and all of a run's network time by ``run_time_limit``
-(see :mod:`~sscbench.agents.providers.deadline`); every response is redacted of API keys
+(see :mod:`~sscbench.llm.deadline`); every response is redacted of API keys
 before anything else sees it.
 """
 
@@ -16,17 +16,17 @@ from typing import Any, Literal, Protocol
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from sscbench.agents.providers.cache import ResponseCache, request_hash
-from sscbench.agents.providers.config import ProviderConfig
-from sscbench.agents.providers.credentials import redact, redact_json
-from sscbench.agents.providers.deadline import attempt_deadline
-from sscbench.agents.providers.errors import ProviderError
-from sscbench.agents.providers.rate_limit import Gate, Limiter, shared_gate, shared_limiter
-from sscbench.agents.providers.records import CallStatus, Completion, ProviderCall
-from sscbench.agents.providers.retry import Backoff, Failure
-from sscbench.agents.providers.spread import shared_spreader
-from sscbench.agents.providers.transcript import Message
 from sscbench.errors import ConfigError
+from sscbench.llm.cache import ResponseCache, request_hash
+from sscbench.llm.config import ProviderConfig
+from sscbench.llm.credentials import redact, redact_json
+from sscbench.llm.deadline import attempt_deadline
+from sscbench.llm.errors import ProviderError
+from sscbench.llm.rate_limit import Gate, Limiter, shared_gate, shared_limiter
+from sscbench.llm.records import CallStatus, Completion, ProviderCall
+from sscbench.llm.retry import Backoff, Failure
+from sscbench.llm.spread import shared_spreader
+from sscbench.llm.transcript import Message
 
 ERROR_TEXT_LIMIT = 500
 

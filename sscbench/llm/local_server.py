@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from sscbench.agents.providers.config import ProviderConfig
 from sscbench.errors import ConfigError, ServiceError
+from sscbench.llm.config import ProviderConfig
 
 ServerKind = Literal["llama.cpp"]
 
