@@ -199,7 +199,10 @@ async def run_schedule(
         max_workers=max(experiment.concurrency, 4), thread_name_prefix="sscbench-episode"
     )
     loop.set_default_executor(threads)
+    # Runs others wait for: gating clean runs, and the unmanipulated twins a replay arm
+    # is placed on.
     gates = {run.gate for run in runs if run.gate is not None}
+    gates |= {run.source for run in runs if run.source is not None}
     ctx = _Context(
         experiment=experiment,
         out=out,
@@ -223,19 +226,21 @@ is not 100,000 coroutines."""
 
 
 def _gates_first(runs: list[ScheduledRun]) -> bool:
-    """Whether every gating run comes before the runs it gates (``plan_runs``' order: all
-    clean runs first) — then runs can be started in order, a window at a time."""
+    """Whether every run another waits for (its gate, its twin) comes before it
+    (``plan_runs``' order: all clean runs first, twins before their arms) — then runs can be
+    started in order, a window at a time."""
     position = {run.key: i for i, run in enumerate(runs)}
     return all(
-        run.gate is None or position.get(run.gate, -1) < i for i, run in enumerate(runs)
+        all(dep is None or position.get(dep, -1) < i for dep in (run.gate, run.source))
+        for i, run in enumerate(runs)
     )
 
 
 async def _windowed(ctx: _Context, runs: list[ScheduledRun], window: int) -> list[RunRecord]:
     """Every run, started in schedule order with at most ``window`` pending at once.
 
-    No deadlock: a pending faulted run waits only for its gate, which comes earlier in the
-    order and so is already pending or done."""
+    No deadlock: a pending run waits only for its gate or its twin, which come earlier in
+    the order and so are already pending or done."""
     records: list[RunRecord | None] = [None] * len(runs)
 
     async def one(index: int, run: ScheduledRun) -> None:
