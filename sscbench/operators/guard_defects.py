@@ -22,11 +22,11 @@ from typing import Any, ClassVar, Literal
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.envs.tool_edit import SourceEdit
-from sscbench.fault_contracts.contract import FaultContract, Quote, Refutation, Target, ToolEdit
+from sscbench.fault_contracts.contract import FaultContract, Quote, Refutation
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.relations.effect_read_back import fields_of
 from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
-from sscbench.operators.tool_defects import RECORDS, doc_line
+from sscbench.operators.tool_defects import RECORDS, doc_line, edit_contract
 
 Pieces = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 """(gold arguments, the defective reply) → the facts the guard tests, as record pieces."""
@@ -126,43 +126,21 @@ class GuardDefectOperator(Operator[GuardDefectParams]):
                 "it changes nothing on the reference plan",
             )  # fmt: skip
         match = json.loads(json.dumps(action.arguments))
-        draft = self.contract(
-            contract_id=cid,
-            domain=site.domain,
-            task_id=task.id,
-            cluster=eid,
-            target=Target(
-                entity_type=site.entity_type,
-                entity_id=eid,
-                paths=site.fields,
-                scope=f"whether {site.tool} (gold action {index}) may act on {site.entity_type} "
-                f"{eid}: {', '.join(site.fields)} after the request",
-                logical_request={"tool": site.tool, "match": match, "gold_index": index},
-            ),
-            authoritative_value=None,
-            injected_value=None,
-            interventions=(
-                ToolEdit(
-                    tool=site.tool,
-                    match=match,
-                    edits=site.edits,
-                    affected_fields=site.fields,
-                    reply="edited",
-                ),
-            ),
-            refutation=Refutation(
+        draft = edit_contract(
+            self,
+            site,
+            (cid, task.id, eid, index),
+            match,
+            f"whether {site.tool} (gold action {index}) may act on {site.entity_type} "
+            f"{eid}: {', '.join(site.fields)} after the request",
+            "edited",
+            Refutation(
                 relation="precondition_records",
                 acquisition="cross_record",
                 params={"tool": site.tool, "match": match, "pieces": []},
             ),
-            semantics=(
-                Quote(claim=site.rule, text=rule, source=f"{site.domain} policy"),
-                Quote(
-                    claim=f"{read_tool} is the authoritative record of the {site.entity_type}",
-                    text=authority,
-                    source=f"{read_tool} documentation",
-                ),
-            ),
+            Quote(claim=site.rule, text=rule, source=f"{site.domain} policy"),
+            (read_tool, authority),
         )
         faulted = self._replay(site, task, actions, index, ContractIntervention(draft))
         reply = faulted.execute(ToolCall(id="w", name=site.tool, arguments=action.arguments), index)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.envs.tool_edit import SourceEdit
@@ -83,6 +83,74 @@ def doc_line(domain: Any, tool: str, needle: str) -> str:
     return next((ln.strip() for ln in doc.splitlines() if needle in ln), "")
 
 
+class EditSite(Protocol):
+    """What a defect site shares, whichever kind: the tool, its edit and the record it
+    leaves wrong."""
+
+    @property
+    def domain(self) -> str: ...
+    @property
+    def tool(self) -> str: ...
+    @property
+    def edits(self) -> tuple[SourceEdit, ...]: ...
+    @property
+    def fields(self) -> tuple[str, ...]: ...
+    @property
+    def entity_type(self) -> str: ...
+
+
+def edit_contract(
+    operator: Operator[Any],
+    site: EditSite,
+    where: tuple[str, str, str, int],
+    match: dict[str, Any],
+    scope: str,
+    reply: Literal["conforming", "edited"],
+    refutation: Refutation,
+    claim: Quote,
+    authority: tuple[str, str],
+) -> FaultContract:
+    """A defect-class contract: the gold write ``match`` of ``where`` (contract id, task id,
+    entity id, gold index) runs through the edited tool; ``claim`` is the quote the
+    refutation rests on, ``authority`` the read tool and the documentation line that makes
+    its record authoritative."""
+    cid, task_id, eid, index = where
+    read_tool, authority_text = authority
+    return operator.contract(
+        contract_id=cid,
+        domain=site.domain,
+        task_id=task_id,
+        cluster=eid,
+        target=Target(
+            entity_type=site.entity_type,
+            entity_id=eid,
+            paths=site.fields,
+            scope=scope,
+            logical_request={"tool": site.tool, "match": match, "gold_index": index},
+        ),
+        authoritative_value=None,
+        injected_value=None,
+        interventions=(
+            ToolEdit(
+                tool=site.tool,
+                match=match,
+                edits=site.edits,
+                affected_fields=site.fields,
+                reply=reply,
+            ),
+        ),
+        refutation=refutation,
+        semantics=(
+            claim,
+            Quote(
+                claim=f"{read_tool} is the authoritative record of the {site.entity_type}",
+                text=authority_text,
+                source=f"{read_tool} documentation",
+            ),
+        ),
+    )
+
+
 class ToolDefectOperator(Operator[ToolDefectParams]):
     """Base of the defect-class operators: subclasses list their ``sites``."""
 
@@ -118,27 +186,15 @@ class ToolDefectOperator(Operator[ToolDefectParams]):
                 f"{site.tool} or {read_tool} no longer documents what the refutation rests on",
             )  # fmt: skip
         match = json.loads(json.dumps(action.arguments))
-        draft = self.contract(
-            contract_id=cid,
-            domain=site.domain,
-            task_id=task.id,
-            cluster=eid,
-            target=Target(
-                entity_type=site.entity_type,
-                entity_id=eid,
-                paths=site.fields,
-                scope=f"the effect of {site.tool} (gold action {index}) on {site.entity_type} "
-                f"{eid}: {', '.join(site.fields)}",
-                logical_request={"tool": site.tool, "match": match, "gold_index": index},
-            ),
-            authoritative_value=None,
-            injected_value=None,
-            interventions=(
-                ToolEdit(
-                    tool=site.tool, match=match, edits=site.edits, affected_fields=site.fields
-                ),
-            ),
-            refutation=Refutation(
+        draft = edit_contract(
+            self,
+            site,
+            (cid, task.id, eid, index),
+            match,
+            f"the effect of {site.tool} (gold action {index}) on {site.entity_type} "
+            f"{eid}: {', '.join(site.fields)}",
+            "conforming",
+            Refutation(
                 relation="effect_read_back",
                 acquisition="post_write_read_back",
                 params={
@@ -151,14 +207,8 @@ class ToolDefectOperator(Operator[ToolDefectParams]):
                     "writes": list(writes),
                 },
             ),
-            semantics=(
-                Quote(claim=site.claim, text=claim, source=f"{site.tool} documentation"),
-                Quote(
-                    claim=f"{read_tool} is the authoritative record of the {site.entity_type}",
-                    text=authority,
-                    source=f"{read_tool} documentation",
-                ),
-            ),
+            Quote(claim=site.claim, text=claim, source=f"{site.tool} documentation"),
+            (read_tool, authority),
         )
         env = EpisodeEnvironment.open(site.domain, task, ContractIntervention(draft))
         for i, act in enumerate(actions[:index]):
