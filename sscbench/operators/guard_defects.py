@@ -16,17 +16,17 @@ failing, read against the quoted rule.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
+from sscbench.envs import ToolCall
 from sscbench.envs.tool_edit import SourceEdit
 from sscbench.fault_contracts.contract import FaultContract, Quote, Refutation
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.relations.effect_read_back import fields_of
-from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
-from sscbench.operators.tool_defects import RECORDS, doc_line, edit_contract
+from sscbench.operators.base import OperatorParams, Rejection
+from sscbench.operators.tool_defects import RECORDS, SiteOperator, doc_line, edit_contract
 
 Pieces = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 """(gold arguments, the defective reply) → the facts the guard tests, as record pieces."""
@@ -73,34 +73,13 @@ class GuardDefectParams(OperatorParams):
     persistence: Literal["all_attempts"] = "all_attempts"
 
 
-class GuardDefectOperator(Operator[GuardDefectParams]):
+class GuardDefectOperator(SiteOperator[GuardDefectParams, GuardSite]):
     """Base of the missing-guard operators: subclasses list their ``sites``."""
 
     sites: ClassVar[tuple[GuardSite, ...]]
-    defect_class: ClassVar[str]
     acquisition: ClassVar[Any] = "cross_record"
     cluster_key: ClassVar[str] = "record"
     params_model: ClassVar[type[OperatorParams]] = GuardDefectParams
-
-    def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
-        """One candidate per (gold call of a site's tool, site), tasks in τ² order."""
-        sites = [s for s in self.sites if s.domain == ctx.domain]
-        if not sites:
-            return
-        domain = load_domain(ctx.domain)
-        for task in domain.tasks:
-            actions = list(task.evaluation_criteria.actions or [])
-            for index, action in enumerate(actions):
-                for site in (s for s in sites if s.tool == action.name):
-                    yield self._candidate(domain, task, actions, index, site)
-
-    def _replay(
-        self, site: GuardSite, task: Any, actions: list[Any], index: int, fault: Any
-    ) -> EpisodeEnvironment:
-        env = EpisodeEnvironment.open(site.domain, task, fault)
-        for i, act in enumerate(actions[:index]):
-            env.execute(ToolCall(id=f"g{i}", name=act.name, arguments=act.arguments), i)
-        return env
 
     def _candidate(
         self, domain: Any, task: Any, actions: list[Any], index: int, site: GuardSite

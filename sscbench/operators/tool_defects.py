@@ -12,9 +12,10 @@ record that shows the fields as the defect left them.
 from __future__ import annotations
 
 import json
+from abc import abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.envs.tool_edit import SourceEdit
@@ -151,13 +152,16 @@ def edit_contract(
     )
 
 
-class ToolDefectOperator(Operator[ToolDefectParams]):
-    """Base of the defect-class operators: subclasses list their ``sites``."""
+S = TypeVar("S", bound=EditSite)
+P = TypeVar("P", bound=OperatorParams)
 
-    sites: ClassVar[tuple[DefectSite, ...]]
+
+class SiteOperator(Operator[P], Generic[P, S]):
+    """Base of the operators whose candidates are gold calls of a site's tool: subclasses
+    list their ``sites`` and judge one (gold call, site) in :meth:`_candidate`."""
+
+    sites: ClassVar[tuple[Any, ...]]
     defect_class: ClassVar[str]
-    acquisition: ClassVar[Any] = "post_write_read_back"
-    params_model: ClassVar[type[OperatorParams]] = ToolDefectParams
 
     def propose(self, ctx: ProposalContext) -> Iterator[FaultContract | Rejection]:
         """One candidate per (gold call of a site's tool, site), tasks in τ² order."""
@@ -170,6 +174,31 @@ class ToolDefectOperator(Operator[ToolDefectParams]):
             for index, action in enumerate(actions):
                 for site in (s for s in sites if s.tool == action.name):
                     yield self._candidate(domain, task, actions, index, site)
+
+    @abstractmethod
+    def _candidate(
+        self, domain: Any, task: Any, actions: list[Any], index: int, site: S
+    ) -> FaultContract | Rejection:
+        """The contract of the site's defect on gold call ``index``, or why there is none."""
+
+    @staticmethod
+    def _replay(
+        site: EditSite, task: Any, actions: list[Any], index: int, fault: Any
+    ) -> EpisodeEnvironment:
+        """The task's environment (faulted by ``fault``, or clean) after its gold calls
+        before ``index``."""
+        env = EpisodeEnvironment.open(site.domain, task, fault)
+        for i, act in enumerate(actions[:index]):
+            env.execute(ToolCall(id=f"g{i}", name=act.name, arguments=act.arguments), i)
+        return env
+
+
+class ToolDefectOperator(SiteOperator[ToolDefectParams, DefectSite]):
+    """Base of the defect-class operators: subclasses list their ``sites``."""
+
+    sites: ClassVar[tuple[DefectSite, ...]]
+    acquisition: ClassVar[Any] = "post_write_read_back"
+    params_model: ClassVar[type[OperatorParams]] = ToolDefectParams
 
     def _candidate(
         self, domain: Any, task: Any, actions: list[Any], index: int, site: DefectSite
@@ -210,9 +239,7 @@ class ToolDefectOperator(Operator[ToolDefectParams]):
             Quote(claim=site.claim, text=claim, source=f"{site.tool} documentation"),
             (read_tool, authority),
         )
-        env = EpisodeEnvironment.open(site.domain, task, ContractIntervention(draft))
-        for i, act in enumerate(actions[:index]):
-            env.execute(ToolCall(id=f"g{i}", name=act.name, arguments=act.arguments), i)
+        env = self._replay(site, task, actions, index, ContractIntervention(draft))
         reply = env.execute(ToolCall(id="w", name=site.tool, arguments=action.arguments), index)
         if reply.error:
             return self.reject(
