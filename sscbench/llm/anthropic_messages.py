@@ -25,7 +25,7 @@ from sscbench.llm.arguments import RAW_ARGUMENTS, raw_arguments
 from sscbench.llm.config import ProviderConfig
 from sscbench.llm.credentials import read_api_key
 from sscbench.llm.endpoints import resolved_base_url
-from sscbench.llm.errors import response_json, unreadable
+from sscbench.llm.errors import post_for_json
 from sscbench.llm.records import Completion, CompletionCall
 from sscbench.llm.retry import (
     Failure,
@@ -200,12 +200,7 @@ class AnthropicMessagesBackend:
     def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         from anthropic.types import Message
 
-        body = {**request["params"], **(request["extra_body"] or {})}
-        try:
-            response = client.post("/v1/messages", body=body, cast_to=Message)
-        except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON
-            raise unreadable(exc.doc) from None
-        return response_json(response)
+        return post_for_json(client, "/v1/messages", request, Message)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """Text blocks joined, ``tool_use`` blocks as calls, thinking blocks kept aside."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from sscbench.errors import ServiceError
@@ -54,3 +56,17 @@ def response_json(response: object) -> dict[str, Any]:
     if not isinstance(raw, dict):
         raise unreadable(raw)
     return raw
+
+
+def post_for_json(
+    client: Any, path: str, request: Mapping[str, Any], cast_to: type[Any]
+) -> dict[str, Any]:
+    """POST a built request (``params`` plus ``extra_body``) through an SDK client's own
+    ``post`` (same auth, headers, timeout and error classes) and return the response as
+    JSON; a 2xx whose body is not JSON is an :class:`UnreadableResponse`."""
+    body = {**request["params"], **(request["extra_body"] or {})}
+    try:
+        response = client.post(path, body=body, cast_to=cast_to)
+    except json.JSONDecodeError as exc:
+        raise unreadable(exc.doc) from None
+    return response_json(response)

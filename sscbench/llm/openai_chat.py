@@ -10,7 +10,6 @@ tools are offered, as in τ²'s ``generate``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,7 +19,7 @@ from sscbench.llm.arguments import dump_arguments
 from sscbench.llm.config import ProviderConfig
 from sscbench.llm.credentials import read_api_key
 from sscbench.llm.endpoints import resolved_base_url
-from sscbench.llm.errors import response_json, unreadable
+from sscbench.llm.errors import post_for_json
 from sscbench.llm.local_server import ServerSpec, managed_spec, server_for
 from sscbench.llm.records import Completion, CompletionCall
 from sscbench.llm.retry import (
@@ -179,12 +178,7 @@ class OpenAIChatBackend:
     def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         from openai.types.chat import ChatCompletion
 
-        body = {**request["params"], **(request["extra_body"] or {})}
-        try:
-            response = client.post("/chat/completions", body=body, cast_to=ChatCompletion)
-        except json.JSONDecodeError as exc:  # a 2xx whose body is not JSON
-            raise unreadable(exc.doc) from None
-        return response_json(response)
+        return post_for_json(client, "/chat/completions", request, ChatCompletion)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """First choice's text and function calls, plus token usage."""
