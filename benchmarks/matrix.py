@@ -1,9 +1,10 @@
 """Simulated matrix benchmark: a 1k / 10k / 100k-run experiment on the Ray executor, and
 how the driver's memory grows with it.
 
-What runs: the shipped case set (120 cases, 42 clean tasks) × the five scripted agents ×
-as many repetitions as the size needs, planned by ``plan_runs`` and cut to the first N
-runs (all clean runs come first, so every faulted run's gate is inside the cut). Each run
+What runs: the shipped case set (244 cases on 96 clean tasks) × the five scripted agents ×
+as many repetitions as the size needs (so a size is a lower bound: 100,000 plans 100,520
+runs), streamed by the experiment's ``Schedule`` and run with ``keep_records=False`` as
+``sscbench experiment`` does — the driver holds counts, not one record per run. Each run
 is a *simulated* episode (:mod:`sscbench.experiments.simulated`): a real four-line ledger
 with a deterministic outcome (about one run in eight unsolved, so gating stops some
 faulted runs), written by a Ray actor into its staging directory. So what is measured is
@@ -36,27 +37,28 @@ from typing import Any
 
 RESULTS = Path(__file__).with_name("matrix-results.json")
 AGENTS = ("gold", "careful", "hasty", "mixed", "eager")
-CLEAN_TASKS = 42
-CASES = 120
 
 
 def _experiment_text(size: int, concurrency: int) -> str:
-    per_rep = len(AGENTS) * CASES
-    repetitions = max(1, math.ceil((size - len(AGENTS) * CLEAN_TASKS) / per_rep))
-    configs = "\n".join(
-        f'[[configurations]]\nid = "{a}"\nagent = "scripted:{a}"\n' for a in AGENTS
-    )
-    return (
-        f'name = "simulated-{size}"\nexecutor = "ray"\nconcurrency = {concurrency}\n'
-        f"repetitions = {repetitions}\n{configs}"
-    )
+    """An experiment over the shipped case set with enough repetitions for ``size`` runs."""
+    from sscbench.experiments import Schedule, load_experiment
+
+    configs = "\n".join(f'[[configurations]]\nid = "{a}"\nagent = "scripted:{a}"\n' for a in AGENTS)
+    head = f'name = "simulated-{size}"\nexecutor = "ray"\nconcurrency = {concurrency}\n'
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "probe.toml"
+        probe.write_text(f"{head}repetitions = 1\n{configs}", encoding="utf-8")
+        one = Schedule(load_experiment(probe))
+        clean, per_rep = len(one.depended_on()), len(one) - len(one.depended_on())
+    repetitions = max(1, math.ceil((size - clean) / per_rep))
+    return f"{head}repetitions = {repetitions}\n{configs}"
 
 
 def arm(size: int, concurrency: int) -> dict[str, Any]:
     """One size, in this (fresh) process."""
     import ray
 
-    from sscbench.experiments import load_experiment, plan_runs, run_experiment
+    from sscbench.experiments import Schedule, load_experiment, run_experiment
     from sscbench.experiments.executors import RayExecutor
     from sscbench.experiments.simulated import simulated_episode
 
@@ -74,25 +76,28 @@ def arm(size: int, concurrency: int) -> dict[str, Any]:
         path.write_text(_experiment_text(size, concurrency), encoding="utf-8")
         experiment = load_experiment(path)
         start = time.perf_counter()
-        runs = plan_runs(experiment)[:size]
+        schedule = Schedule(experiment)
+        planned_runs = len(schedule)
+        schedule.depended_on()
         planned = time.perf_counter() - start
         executor = Measured(None, concurrency, episode=simulated_episode)
-        result = run_experiment(experiment, tmp / "out", runs=runs, executor=executor)
+        result = run_experiment(experiment, tmp / "out", executor=executor, keep_records=False)
         wall = time.perf_counter() - start
         status_bytes = (tmp / "out" / "schedule.jsonl").stat().st_size
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    states: dict[str, int] = {}
-    for r in result.records:
-        name = r.state if r.cause is None else f"{r.state}:{r.cause}"
-        states[name] = states.get(name, 0) + 1
+    observed = sum(
+        n for row in result.counts().values() for k, n in row.items() if k.endswith("_observed")
+    )
+    states = {"observed": observed} | {f"missing:{c}": n for c, n in result.tally.causes.items()}
     return {
-        "runs": len(runs),
+        "runs": planned_runs,
+        "finished": result.scheduled,
         "executed": result.executed,
         "states": states,
         "plan_s": planned,
         "wall_s": wall,
-        "runs_per_s": len(runs) / wall,
+        "runs_per_s": planned_runs / wall,
         "driver_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "actor_peak_rss_mib": actor_rss,
         "status_file_mib": status_bytes / 2**20,
@@ -137,8 +142,10 @@ def main() -> int:
         )
     driver_b = _exponent(rows, "driver_peak_rss_mib")
     if driver_b is not None:
-        print(f"\ndriver peak RSS ∝ N^{driver_b:.2f} between {rows[0]['runs']:,} and "
-              f"{rows[-1]['runs']:,} runs")
+        print(
+            f"\ndriver peak RSS ∝ N^{driver_b:.2f} between {rows[0]['runs']:,} and "
+            f"{rows[-1]['runs']:,} runs"
+        )
     RESULTS.write_text(
         json.dumps({"sizes": rows, "driver_rss_exponent": driver_b}, indent=1) + "\n",
         encoding="utf-8",

@@ -10,7 +10,7 @@ concurrently and records every scheduled run as observed or missing with a cause
 """
 
 from sscbench.experiments.load import Configuration, Experiment, load_experiment
-from sscbench.experiments.plan import RunKey, ScheduledRun, plan_runs
+from sscbench.experiments.plan import RunKey, Schedule, ScheduledRun, iter_plan, plan_runs
 from sscbench.experiments.session import SessionResult, run_experiment
 from sscbench.experiments.status import RunRecord, read_status
 
@@ -19,8 +19,10 @@ __all__ = [
     "Experiment",
     "RunKey",
     "RunRecord",
+    "Schedule",
     "ScheduledRun",
     "SessionResult",
+    "iter_plan",
     "load_experiment",
     "plan_runs",
     "read_status",

@@ -8,7 +8,6 @@ command to retry them); 2 for an invalid experiment file.
 from __future__ import annotations
 
 import argparse
-from collections import Counter
 from pathlib import Path
 
 from rich.console import Console
@@ -64,19 +63,25 @@ def handle(args: argparse.Namespace) -> int:
     for warning in experiment.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")
     with ExperimentProgress(console, experiment.name) as progress:
-        result = run_experiment(experiment, out, on_start=progress.start, on_record=progress.record)
+        result = run_experiment(
+            experiment,
+            out,
+            on_start=progress.start,
+            on_record=progress.record,
+            keep_records=False,
+        )
     console.print(_table(result))
-    arrival = Counter(r.cause for r in result.records if r.cause in ARRIVAL_CAUSES)
+    arrival = {c: n for c, n in result.tally.causes.items() if c in ARRIVAL_CAUSES}
     if arrival:  # runs under arrival arms (docs/arrival-interventions.md)
         counts = ", ".join(f"{cause} {n}" for cause, n in sorted(arrival.items()))
         console.print(f"manipulated runs missing (excluded from the arms): {counts}")
     cost = f"${result.spent_usd:.4f}" + (" (some calls unpriced)" if result.unpriced else "")
     console.print(
-        f"{len(result.records)} scheduled runs in {out} ({STATUS_FILE}); "
+        f"{result.scheduled} scheduled runs in {out} ({STATUS_FILE}); "
         f"{result.executed} executed this session; cost so far {cost}"
     )
     for record in result.failed[:10]:
         console.print(f"[red]failed[/red] {record.run_id}: {record.detail}")
-    if result.failed:
-        console.print(f"{len(result.failed)} failed runs: re-run the same command to retry them")
-    return 1 if result.failed else 0
+    if result.failed_count:
+        console.print(f"{result.failed_count} failed runs: re-run the same command to retry them")
+    return 1 if result.failed_count else 0

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +27,7 @@ from sscbench.experiments.budget import Budget, CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, finished_run
 from sscbench.experiments.executors import Executor, LocalExecutor
 from sscbench.experiments.load import Experiment
-from sscbench.experiments.plan import RunKey, ScheduledRun
+from sscbench.experiments.plan import RunKey, Schedule, ScheduledRun
 from sscbench.experiments.status import Cause, RunRecord, StatusLog
 from sscbench.records.events import FailureKind, RunEnd
 
@@ -50,11 +50,27 @@ class _Context:
     log: StatusLog
     budget: Budget
     semaphore: asyncio.Semaphore
-    futures: dict[RunKey, asyncio.Future[RunRecord]]
+    depended_on: frozenset[RunKey]
+    """Scheduled runs others wait for (gates, twins): their records are kept for them."""
     on_record: OnRecord | None
     executor: Executor
+    futures: dict[RunKey, asyncio.Future[RunRecord]] = field(default_factory=dict)
     warm_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     warmed: set[str] = field(default_factory=set)
+
+    def future(self, key: RunKey) -> asyncio.Future[RunRecord]:
+        """The record-to-be of ``key`` (one of ``depended_on``), made by whichever of the
+        run and its first waiter comes first."""
+        if key not in self.futures:
+            self.futures[key] = asyncio.get_running_loop().create_future()
+        return self.futures[key]
+
+    async def record_of(self, key: RunKey) -> RunRecord | None:
+        """The final record of a run another waits for: this session's when it is
+        scheduled, else the latest one in the status file (``None``: never run)."""
+        if key in self.depended_on:
+            return await self.future(key)
+        return self.log.latest.get(key)
 
 
 def _base(run: ScheduledRun) -> dict[str, object]:
@@ -110,8 +126,7 @@ def ended(run: ScheduledRun, end: RunEnd, cost: CallCost, digest: str | None = N
 async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
     """The missing record if the gate stops this run, else None."""
     assert run.gate is not None
-    future = ctx.futures.get(run.gate)
-    gate = await future if future is not None else ctx.log.latest.get(run.gate)
+    gate = await ctx.record_of(run.gate)
     if gate is None:
         return missing(run, "clean_missing", "the gating clean run is not scheduled")
     if gate.state == "missing":
@@ -125,8 +140,7 @@ async def _gate(ctx: _Context, run: ScheduledRun) -> RunRecord | None:
 async def _placed(ctx: _Context, run: ScheduledRun) -> RunRecord | ScheduledRun:
     """A replay arm's run placed on its finished twin, or its missing record."""
     assert run.source is not None
-    future = ctx.futures.get(run.source)
-    twin = await future if future is not None else ctx.log.latest.get(run.source)
+    twin = await ctx.record_of(run.source)
     if twin is None or twin.state == "missing":
         why = "not scheduled" if twin is None else f"{twin.run_id} is missing ({twin.cause})"
         return missing(run, "source_missing", f"the unmanipulated twin {why}")
@@ -176,8 +190,8 @@ async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:
         last = traceback.format_exc().strip().splitlines()[-1]
         record, executed = missing(run, "harness_error", last), True
     ctx.log.append(record)
-    if (waiting := ctx.futures.get(run.key)) is not None:  # faulted runs gated on it
-        waiting.set_result(record)
+    if run.key in ctx.depended_on:  # faulted runs gated on it, arms placed on it
+        ctx.future(run.key).set_result(record)
     if ctx.on_record is not None:
         ctx.on_record(record, executed)
     return record
@@ -185,37 +199,55 @@ async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:
 
 async def run_schedule(
     experiment: Experiment,
-    runs: list[ScheduledRun],
+    runs: Iterable[ScheduledRun],
     out: Path,
     log: StatusLog,
     budget: Budget,
     on_record: OnRecord | None = None,
     executor: Executor | None = None,
+    *,
+    keep: bool = True,
 ) -> list[RunRecord]:
-    """Bring every run of ``runs`` to its final state; records in schedule order.
-    Episodes run on ``executor`` (default: worker threads of this process)."""
+    """Bring every run of ``runs`` to its final state. Episodes run on ``executor``
+    (default: worker threads of this process).
+
+    ``runs`` is a list or a streamed :class:`Schedule`, which is consumed a window at a time
+    and never held. Returns the records in schedule order when ``keep`` (``keep=False``:
+    an empty list — the caller sees each record through ``on_record`` — so memory does not
+    grow with the number of runs)."""
     loop = asyncio.get_running_loop()
     threads = ThreadPoolExecutor(
         max_workers=max(experiment.concurrency, 4), thread_name_prefix="sscbench-episode"
     )
     loop.set_default_executor(threads)
-    # Runs others wait for: gating clean runs, and the unmanipulated twins a replay arm
-    # is placed on.
-    gates = {run.gate for run in runs if run.gate is not None}
-    gates |= {run.source for run in runs if run.source is not None}
+    if isinstance(runs, Schedule):
+        ordered, depended_on = True, runs.depended_on()
+    else:
+        runs = list(runs)
+        ordered, depended_on = _gates_first(runs), _depended_on(runs)
     ctx = _Context(
         experiment=experiment,
         out=out,
         log=log,
         budget=budget,
         semaphore=asyncio.Semaphore(experiment.concurrency),
-        futures={run.key: loop.create_future() for run in runs if run.key in gates},
+        depended_on=depended_on,
         on_record=on_record,
         executor=executor or LocalExecutor(),
     )
-    if not _gates_first(runs):
-        return list(await asyncio.gather(*(_one(ctx, run) for run in runs)))
-    return await _windowed(ctx, runs, WINDOW_PER_SLOT * experiment.concurrency + WINDOW_EXTRA)
+    if not ordered:
+        assert isinstance(runs, list)
+        records = list(await asyncio.gather(*(_one(ctx, run) for run in runs)))
+        return records if keep else []
+    window = WINDOW_PER_SLOT * experiment.concurrency + WINDOW_EXTRA
+    return await _windowed(ctx, runs, window, keep)
+
+
+def _depended_on(runs: list[ScheduledRun]) -> frozenset[RunKey]:
+    """The keys of ``runs`` that another of them waits for (its gate, its twin)."""
+    keys = {run.key for run in runs}
+    deps = {dep for run in runs for dep in (run.gate, run.source) if dep is not None}
+    return frozenset(deps & keys)
 
 
 WINDOW_PER_SLOT = 4
@@ -236,15 +268,19 @@ def _gates_first(runs: list[ScheduledRun]) -> bool:
     )
 
 
-async def _windowed(ctx: _Context, runs: list[ScheduledRun], window: int) -> list[RunRecord]:
+async def _windowed(
+    ctx: _Context, runs: Iterable[ScheduledRun], window: int, keep: bool
+) -> list[RunRecord]:
     """Every run, started in schedule order with at most ``window`` pending at once.
 
     No deadlock: a pending run waits only for its gate or its twin, which come earlier in
     the order and so are already pending or done."""
-    records: list[RunRecord | None] = [None] * len(runs)
+    records: list[RunRecord | None] = []
 
     async def one(index: int, run: ScheduledRun) -> None:
-        records[index] = await _one(ctx, run)
+        record = await _one(ctx, run)
+        if keep:
+            records[index] = record
 
     pending: set[asyncio.Task[None]] = set()
     for index, run in enumerate(runs):
@@ -252,6 +288,8 @@ async def _windowed(ctx: _Context, runs: list[ScheduledRun], window: int) -> lis
             done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()  # _one records its failures: anything here is a bug
+        if keep:
+            records.append(None)
         pending.add(asyncio.create_task(one(index, run)))
     await asyncio.gather(*pending)
     assert all(r is not None for r in records)

@@ -385,9 +385,7 @@ class RayExecutor:
         # after a worker's death, and the episodes it held retried; an exception raised by
         # an episode itself never reaches here (run_episode records it).
         share = min(1.0, cpus / count)
-        actor = self._ray.remote(num_cpus=share, max_restarts=-1, max_task_retries=3)(
-            EpisodeWorker
-        )
+        actor = self._ray.remote(num_cpus=share, max_restarts=-1, max_task_retries=3)(EpisodeWorker)
         self._actors: list[Any] = [
             actor.options(max_concurrency=threads).remote(episode) for _ in range(count)
         ]

@@ -20,7 +20,9 @@ derived from the key alone, which is what makes a re-run find its finished work.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from sscbench.cases.caseset import slug
@@ -30,6 +32,8 @@ from sscbench.fault_contracts.contract import FaultContract
 from sscbench.runs.arrival import ArrivalPlan
 
 Condition = Literal["clean", "fault"]
+Reps = list[tuple[int, int]]
+"""Repetitions as (index, seed)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -104,16 +108,19 @@ def _run_id(condition: Condition, config: Configuration, item: str, key: RunKey)
     )
 
 
-def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
-    """Every scheduled run in a fixed order: all clean runs, then all faulted runs."""
-    clean: list[ScheduledRun] = []
-    fault: list[ScheduledRun] = []
+def _clean_reps(experiment: Experiment, config: Configuration) -> tuple[Reps, Reps]:
+    """A configuration's repetitions (it may run only the first k, r0 first) and those
+    with a clean run."""
     every = list(enumerate(experiment.seeds))
+    reps = every[: config.repetitions] if config.repetitions else every
+    return reps, reps if experiment.gate == "per_repetition" else reps[:1]
+
+
+def _clean_runs(experiment: Experiment) -> Iterator[ScheduledRun]:
+    """Every clean run, configuration by configuration, in first-needed order."""
     for config in experiment.configurations:
-        # A configuration may run only the first k repetitions (r0 first).
-        reps = every[: config.repetitions] if config.repetitions else every
-        clean_reps = reps if experiment.gate == "per_repetition" else reps[:1]
-        planned: dict[RunKey, ScheduledRun] = {}
+        _, clean_reps = _clean_reps(experiment, config)
+        planned: set[RunKey] = set()
         for case in experiment.cases:
             c = case.contract
             steps = experiment.step_limit(case.entry.operator)
@@ -122,7 +129,8 @@ def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
             for rep, seed in clean_reps:
                 key = RunKey(item, steps, config.hash, rep, seed)
                 if key not in planned:
-                    planned[key] = ScheduledRun(
+                    planned.add(key)
+                    yield ScheduledRun(
                         key=key,
                         condition="clean",
                         configuration=config,
@@ -138,37 +146,95 @@ def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
                             key,
                         ),
                     )
-                    clean.append(planned[key])
+
+
+def _fault_runs(experiment: Experiment) -> Iterator[ScheduledRun]:
+    """Every faulted run, each gated by its configuration's clean run of the case's task."""
+    for config in experiment.configurations:
+        reps, clean_reps = _clean_reps(experiment, config)
+        for case in experiment.cases:
+            c = case.contract
+            steps = experiment.step_limit(case.entry.operator)
+            variants = dict(c.variant)
+            item = clean_item(c.domain, c.task_id, variants)
             for rep, seed in reps:
                 gate_rep, gate_seed = clean_reps[rep] if len(clean_reps) > 1 else clean_reps[0]
                 key = RunKey(case.entry.case_id, steps, config.hash, rep, seed)
-                fault.append(
-                    ScheduledRun(
-                        key=key,
-                        condition="fault",
-                        configuration=config,
-                        domain=c.domain,
-                        task_id=c.task_id,
-                        variants=variants,
-                        operator=case.entry.operator,
-                        contract=c,
-                        run_id=_run_id("fault", config, case.entry.case_id, key),
-                        gate=RunKey(item, steps, config.hash, gate_rep, gate_seed),
-                    )
+                yield ScheduledRun(
+                    key=key,
+                    condition="fault",
+                    configuration=config,
+                    domain=c.domain,
+                    task_id=c.task_id,
+                    variants=variants,
+                    operator=case.entry.operator,
+                    contract=c,
+                    run_id=_run_id("fault", config, case.entry.case_id, key),
+                    gate=RunKey(item, steps, config.hash, gate_rep, gate_seed),
                 )
-    return clean + fault + _arrival_runs(experiment, fault)
 
 
-def _arrival_runs(experiment: Experiment, fault: list[ScheduledRun]) -> list[ScheduledRun]:
+def iter_plan(experiment: Experiment) -> Iterator[ScheduledRun]:
+    """Every scheduled run in a fixed order — all clean runs, then all faulted runs, then
+    the runs under arrival arms — made one at a time, so a 100,000-run matrix is never held
+    in memory (:class:`Schedule`)."""
+    yield from _clean_runs(experiment)
+    yield from _fault_runs(experiment)
+    yield from _arrival_runs(experiment, _fault_runs(experiment))
+
+
+def plan_runs(experiment: Experiment) -> list[ScheduledRun]:
+    """Every scheduled run in :func:`iter_plan`'s order, as a list."""
+    return list(iter_plan(experiment))
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """An experiment's planned runs, streamed: its length and the runs others wait for are
+    known without holding the runs (what keeps the driver's memory flat on a large matrix).
+
+    Its order is :func:`iter_plan`'s, so every run another waits for (its gate, its twin)
+    comes before it."""
+
+    experiment: Experiment
+
+    def __iter__(self) -> Iterator[ScheduledRun]:
+        return iter_plan(self.experiment)
+
+    @cached_property
+    def _size(self) -> int:
+        faulted = sum(
+            len(_clean_reps(self.experiment, config)[0]) * len(self.experiment.cases)
+            for config in self.experiment.configurations
+        )
+        arrival = 0
+        if self.experiment.arrival is not None:
+            arrival = sum(1 for _ in _arrival_runs(self.experiment, _fault_runs(self.experiment)))
+        return sum(1 for _ in _clean_runs(self.experiment)) + faulted + arrival
+
+    def __len__(self) -> int:
+        return self._size
+
+    def depended_on(self) -> frozenset[RunKey]:
+        """The keys other runs wait for: every clean run (a gate) and every twin a replay
+        arm is placed on."""
+        keys = {run.key for run in _clean_runs(self.experiment)}
+        if self.experiment.arrival is not None:
+            for run in _arrival_runs(self.experiment, _fault_runs(self.experiment)):
+                if run.source is not None:
+                    keys.add(run.source)
+        return frozenset(keys)
+
+
+def _arrival_runs(experiment: Experiment, fault: Iterable[ScheduledRun]) -> Iterator[ScheduledRun]:
     """One run per unit whose randomly assigned arm is not ``none`` (experiments/arrival.py)."""
     design = experiment.arrival
     if design is None:
-        return []
+        return
     cases = {c.entry.case_id: c for c in experiment.cases}
     arms = {
         (u["case"], u["config_hash"], u["repetition"]): u["arm"] for u in arrival_units(experiment)
     }
-    out: list[ScheduledRun] = []
     for run in fault:
         arm = arms.get((run.key.case, run.key.config, run.key.repetition))
         if arm is None or arm == "none" or run.contract is None:
@@ -178,18 +244,15 @@ def _arrival_runs(experiment: Experiment, fault: list[ScheduledRun]) -> list[Sch
         replayed = plan.trigger == "at_step" and plan.at_step is None
         item = arrival.tagged(run.key.case, arm)
         key = RunKey(item, run.key.max_steps, run.key.config, run.key.repetition, run.key.seed)
-        out.append(
-            replace(
-                run,
-                key=key,
-                contract=arrival.tagged_contract(run.contract, arm),
-                run_id=_run_id("fault", run.configuration, item, key),
-                arrival=plan,
-                source=run.key if replayed else None,
-                source_run_id=run.run_id if replayed else None,
-            )
+        yield replace(
+            run,
+            key=key,
+            contract=arrival.tagged_contract(run.contract, arm),
+            run_id=_run_id("fault", run.configuration, item, key),
+            arrival=plan,
+            source=run.key if replayed else None,
+            source_run_id=run.run_id if replayed else None,
         )
-    return out
 
 
 def arrival_units(experiment: Experiment) -> list[dict[str, Any]]:

@@ -9,13 +9,13 @@ provider-call records the budget keeps.
 from __future__ import annotations
 
 import time
+from collections.abc import Sized
 from types import TracebackType
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sscbench.experiments.budget import Budget
-from sscbench.experiments.plan import ScheduledRun
 from sscbench.experiments.status import RunRecord
 
 
@@ -58,7 +58,7 @@ class ExperimentProgress:
     ) -> None:
         self.progress.stop()
 
-    def start(self, runs: list[ScheduledRun], budget: Budget) -> None:
+    def start(self, runs: Sized, budget: Budget) -> None:
         """Called once the schedule is known."""
         self._budget = budget
         self._total = len(runs)

@@ -14,8 +14,8 @@ import os
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence, Sized
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
 from sscbench.experiments.executors import Executor, clear_staging, make_executor
 from sscbench.experiments.load import Experiment
-from sscbench.experiments.plan import ScheduledRun, arrival_units, plan_runs
+from sscbench.experiments.plan import Schedule, ScheduledRun, arrival_units
 from sscbench.experiments.status import STATUS_FILE, RunRecord, StatusLog, exclusive
 from sscbench.llm.local_server import keep_logs_in
 
@@ -35,33 +35,72 @@ EXPERIMENT_SCHEMA = 1
 have no ``schema_version`` and are version 1)."""
 
 
+FAILED_KEPT = 100
+"""How many failed runs' records a session keeps to show (all are counted)."""
+
+
+@dataclass
+class Tally:
+    """The counts of one session's records, kept as they arrive instead of the records
+    themselves (what a summary needs, in memory that does not grow with the schedule)."""
+
+    scheduled: int = 0
+    configurations: dict[str, Counter[str]] = field(default_factory=dict)
+    causes: Counter[str] = field(default_factory=Counter)
+    failed: list[RunRecord] = field(default_factory=list)
+    failed_count: int = 0
+    provider_calls: int = 0
+
+    def add(self, r: RunRecord) -> None:
+        """Count one final record."""
+        self.scheduled += 1
+        self.provider_calls += r.provider_calls
+        row = self.configurations.setdefault(r.configuration, Counter())
+        if r.state == "observed":
+            row[f"{r.condition}_observed"] += 1
+            if r.condition == "clean" and r.success:
+                row["clean_solved"] += 1
+        else:
+            row[f"{r.condition}_missing_{r.cause}"] += 1
+            self.causes[str(r.cause)] += 1
+        if r.failed:
+            self.failed_count += 1
+            if len(self.failed) < FAILED_KEPT:
+                self.failed.append(r)
+
+
 @dataclass(frozen=True)
 class SessionResult:
-    """What one invocation did."""
+    """What one invocation did: its counts, and its records when they were kept
+    (``run_experiment(keep_records=True)``, the default; large matrices pass False)."""
 
     out: Path
+    tally: Tally
     records: tuple[RunRecord, ...]
     executed: int
     spent_usd: float
     unpriced: bool
 
     @property
+    def scheduled(self) -> int:
+        """How many runs the session brought to a final state."""
+        return self.tally.scheduled
+
+    @property
     def failed(self) -> list[RunRecord]:
-        """Runs missing because something broke (the next invocation retries them)."""
-        return [r for r in self.records if r.failed]
+        """Runs missing because something broke (the next invocation retries them); at
+        most the first :data:`FAILED_KEPT` — :attr:`failed_count` counts them all."""
+        return list(self.tally.failed)
+
+    @property
+    def failed_count(self) -> int:
+        """How many runs failed."""
+        return self.tally.failed_count
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Per configuration: ``clean_solved``, ``clean_observed``, ``fault_observed`` and
         ``missing_<cause>`` counts."""
-        table: dict[str, Counter[str]] = {}
-        for r in self.records:
-            row = table.setdefault(r.configuration, Counter())
-            if r.state == "observed":
-                row[f"{r.condition}_observed"] += 1
-                if r.condition == "clean" and r.success:
-                    row["clean_solved"] += 1
-            else:
-                row[f"{r.condition}_missing_{r.cause}"] += 1
+        table = self.tally.configurations
         return {name: dict(sorted(row.items())) for name, row in table.items()}
 
 
@@ -146,19 +185,26 @@ def run_experiment(
     experiment: Experiment,
     out: Path,
     *,
-    runs: list[ScheduledRun] | None = None,
-    on_start: Callable[[list[ScheduledRun], Budget], None] | None = None,
+    runs: Sequence[ScheduledRun] | Schedule | None = None,
+    on_start: Callable[[Sized, Budget], None] | None = None,
     on_record: OnRecord | None = None,
     executor: Executor | None = None,
+    keep_records: bool = True,
 ) -> SessionResult:
-    """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule,
-    ``executor`` the one the experiment names (it is closed at the end either way)."""
-    schedule = plan_runs(experiment) if runs is None else runs
+    """Run (or resume) ``experiment`` into ``out``; ``runs`` overrides the planned schedule
+    (a list, or a :class:`Schedule`, which is streamed),
+    ``executor`` the one the experiment names (it is closed at the end either way).
+
+    The planned schedule is streamed (:class:`Schedule`); with ``keep_records=False`` the
+    result holds counts only, so the driver's memory stays flat however many runs there
+    are (docs/ray.md)."""
+    schedule: Sequence[ScheduledRun] | Schedule = Schedule(experiment) if runs is None else runs
     with exclusive(out):
         check_same_experiment(out, experiment)
         keep_logs_in(out)  # a managed local model server logs beside the runs it serves
         _write_json(out / EXPERIMENT_FILE, describe(experiment))
         log = StatusLog(out / STATUS_FILE)
+        tally = Tally()
         try:
             log.session(str(experiment.source), experiment.name, len(schedule))
             budget = Budget(experiment.budget, *directory_spend(out))
@@ -169,13 +215,16 @@ def run_experiment(
             def record(rec: RunRecord, ran: bool) -> None:
                 nonlocal executed
                 executed += ran
+                tally.add(rec)
                 if on_record is not None:
                     on_record(rec, ran)
 
             executor = executor or make_executor(experiment)
             try:
                 records = asyncio.run(
-                    run_schedule(experiment, schedule, out, log, budget, record, executor)
+                    run_schedule(
+                        experiment, schedule, out, log, budget, record, executor, keep=keep_records
+                    )
                 )
             finally:
                 executor.close()
@@ -184,6 +233,7 @@ def run_experiment(
             log.close()
         result = SessionResult(
             out=out,
+            tally=tally,
             records=tuple(records),
             executed=executed,
             spent_usd=budget.spent_usd,
@@ -194,7 +244,7 @@ def run_experiment(
             {
                 "schema_version": EXPERIMENT_SCHEMA,
                 "ts": time.time(),
-                "scheduled": len(records),
+                "scheduled": tally.scheduled,
                 "executed_this_session": executed,
                 "spent_usd": budget.spent_usd,
                 "unpriced_calls": budget.unpriced,

@@ -140,6 +140,7 @@ class StatusLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.latest = read_status(path)
+        """The latest record per key from earlier sessions, until this session settles it."""
         self._fh = path.open("ab")
         if self._fh.tell() > 0:
             with path.open("rb") as fh:
@@ -159,12 +160,16 @@ class StatusLog:
         self._write(record.model_dump_json().encode() + b"\n")
 
     def append(self, record: RunRecord) -> bool:
-        """Write ``record`` unless it repeats the latest outcome of its key; True if written."""
-        previous = self.latest.get(record.run_key)
+        """Write ``record`` unless it repeats the latest outcome of its key; True if written.
+
+        A key's outcome is final for the session, so its earlier record is dropped from
+        :attr:`latest` rather than replaced: the log holds no record of this session's (the
+        engine keeps those others wait for), and its memory shrinks as a resumed session
+        advances instead of growing with the schedule."""
+        previous = self.latest.pop(record.run_key, None)
         if previous is not None and previous.same_outcome(record):
             return False
         self._write(record.model_dump_json().encode() + b"\n")
-        self.latest[record.run_key] = record
         return True
 
     def close(self) -> None:

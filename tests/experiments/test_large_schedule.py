@@ -3,14 +3,24 @@ gates, records every run once, and resumes; simulated episodes (no τ²) keep it
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from sscbench.experiments import engine, load_experiment, plan_runs, run_experiment
+from sscbench.experiments import (
+    RunRecord,
+    Schedule,
+    ScheduledRun,
+    engine,
+    load_experiment,
+    plan_runs,
+    read_status,
+    run_experiment,
+)
 from sscbench.experiments.executors import LocalExecutor
 from sscbench.experiments.simulated import simulated_episode
+from sscbench.experiments.status import STATUS_FILE
 
 Write = Callable[..., Path]
 
@@ -51,3 +61,79 @@ agent = "scripted:gold"
         experiment, tmp_path / "narrow", executor=LocalExecutor(simulated_episode)
     )
     assert again.executed == 0 and len(again.records) == len(runs)
+
+
+ARRIVAL = """
+repetitions = 5
+gate = "per_repetition"
+arrival_arms = ["none", "at_fault", "before_use", "after_use", "at_k"]
+[arrival]
+k = 9
+[cases]
+ids = ["write_effect/airline/11/0", "write_effect/airline/12/4"]
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+[[configurations]]
+id = "gold"
+agent = "scripted:gold"
+repetitions = 3
+"""
+
+
+def test_the_streamed_schedule_is_the_plan(write: Write) -> None:
+    """Length, order and the keys others wait for, without holding the runs — including
+    runs under arrival arms (twins) and a configuration with fewer repetitions."""
+    experiment = load_experiment(write(ARRIVAL))
+    runs = plan_runs(experiment)
+    schedule = Schedule(experiment)
+    assert list(schedule) == runs
+    assert len(schedule) == len(runs)
+    waited = {dep for run in runs for dep in (run.gate, run.source) if dep is not None}
+    assert schedule.depended_on() == waited
+    assert any(run.source is not None for run in runs)  # the twins are in it
+
+
+def test_a_streamed_session_keeps_counts_not_records(
+    write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``keep_records=False`` gives the same status file and counts, holds no records,
+    and draws runs from the schedule only a window ahead of the finished ones."""
+    experiment = load_experiment(write(ARRIVAL))
+    kept = run_experiment(experiment, tmp_path / "kept", executor=LocalExecutor(simulated_episode))
+
+    drawn = finished = lead = 0
+
+    class Watched(Schedule):
+        def __iter__(self) -> Iterator[ScheduledRun]:
+            nonlocal drawn, lead
+            for run in super().__iter__():
+                drawn += 1
+                lead = max(lead, drawn - finished)
+                yield run
+
+    def done(record: RunRecord, ran: bool) -> None:
+        nonlocal finished
+        finished += 1
+
+    monkeypatch.setattr(engine, "WINDOW_EXTRA", 0)
+    streamed = run_experiment(
+        experiment,
+        tmp_path / "streamed",
+        runs=Watched(experiment),
+        on_record=done,
+        executor=LocalExecutor(simulated_episode),
+        keep_records=False,
+    )
+    assert streamed.records == () and len(kept.records) == streamed.scheduled == drawn
+    assert streamed.counts() == kept.counts() and streamed.tally.causes == kept.tally.causes
+    assert kept.failed_count == streamed.failed_count == 0
+    window = engine.WINDOW_PER_SLOT * experiment.concurrency  # + the one drawn before waiting
+    assert lead <= window + 1 < drawn // 2
+
+    def status(out: Path) -> list[dict[str, object]]:
+        latest = read_status(out / STATUS_FILE)
+        strip = {"ts", "ledger_sha256"}
+        return sorted((r.model_dump(exclude=strip) for r in latest.values()), key=str)
+
+    assert status(tmp_path / "streamed") == status(tmp_path / "kept")
