@@ -184,6 +184,11 @@ class AnthropicMessagesBackend:
             self._client = _shared_client(self._key, self.endpoint, self.config.timeout)
         return self._client
 
+    def prepare(self, url: str | None = None) -> None:
+        """The SDK client for ``url``, built before an attempt's clock starts (the SDK's
+        import alone takes seconds)."""
+        self._sdk(url)
+
     def send_at(self, url: str, request: Mapping[str, Any]) -> dict[str, Any]:
         """:meth:`send` to one of the configuration's ``endpoints``."""
         return self._post(self._sdk(url), request)
@@ -198,9 +203,7 @@ class AnthropicMessagesBackend:
         return self._post(self._sdk(), request)
 
     def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
-        from anthropic.types import Message
-
-        return post_for_json(client, "/v1/messages", request, Message)
+        return post_for_json(client, "/v1/messages", request)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """Text blocks joined, ``tool_use`` blocks as calls, thinking blocks kept aside."""

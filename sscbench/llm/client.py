@@ -50,6 +50,12 @@ class Backend(Protocol):
         """The JSON request for one reply (SDK keyword arguments plus extra body)."""
         ...
 
+    def prepare(self, url: str | None = None) -> None:
+        """Make ready what a request to ``url`` (default: the endpoint) needs — the SDK
+        imported, its shared client built, a managed server started — outside any
+        attempt's clock: none of it is the server's latency."""
+        ...
+
     def send(self, request: Mapping[str, Any]) -> dict[str, Any]:
         """Send ``request`` once (no SDK retries) and return the raw response JSON."""
         ...
@@ -169,6 +175,7 @@ class ProviderClient:
             raise self._run_limit_error()
         # Queued for an endpoint (a place under its cap): not the attempt's latency.
         url = self._spread() if self._urls else None
+        self.backend.prepare(url)  # the first call's SDK import is not its latency
         if self._gate is not None:
             self._gate.acquire()
         start = time.monotonic()

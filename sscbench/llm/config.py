@@ -158,8 +158,7 @@ class ProviderConfig(BaseModel):
         # A managed server brings its own endpoint; its settings mean nothing without it.
         if self.server is not None and self.base_url is not None:
             raise ValueError(
-                "set base_url (a server already running) or server (one SSCBench starts), "
-                "not both"
+                "set base_url (a server already running) or server (one SSCBench starts), not both"
             )
         if self.endpoints is not None:
             if self.server is not None or self.base_url is not None:

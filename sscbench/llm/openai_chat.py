@@ -125,9 +125,7 @@ class OpenAIChatBackend:
         c = self.config
         params: dict[str, Any] = {
             "model": c.model,
-            "messages": to_openai_messages(
-                system, transcript, text_only_content=self.compatible
-            ),
+            "messages": to_openai_messages(system, transcript, text_only_content=self.compatible),
         }
         if tools:
             params["tools"] = [dict(t) for t in tools]
@@ -142,11 +140,10 @@ class OpenAIChatBackend:
             params["reasoning_effort"] = c.reasoning_effort
         return {"params": params, "extra_body": dict(c.extra_body)}
 
-    def prepare(self) -> None:
-        """Start the managed server, if any (before a run's clock starts, not inside an
-        attempt)."""
-        if self._managed is not None:
-            server_for(self._managed)
+    def prepare(self, url: str | None = None) -> None:
+        """The SDK client for ``url`` (and the managed server, if any), built before a run's
+        clock or an attempt's starts (the SDK's import alone takes about a second)."""
+        self._sdk(url)
 
     def _sdk(self, url: str | None = None) -> Any:
         if self._managed is not None:  # looked up each time: a crashed server is restarted
@@ -176,9 +173,7 @@ class OpenAIChatBackend:
         return self._post(self._sdk(), request)
 
     def _post(self, client: Any, request: Mapping[str, Any]) -> dict[str, Any]:
-        from openai.types.chat import ChatCompletion
-
-        return post_for_json(client, "/chat/completions", request, ChatCompletion)
+        return post_for_json(client, "/chat/completions", request)
 
     def parse(self, response: Mapping[str, Any]) -> Completion:
         """First choice's text and function calls, plus token usage."""

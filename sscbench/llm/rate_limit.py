@@ -90,7 +90,6 @@ def shared_limiter(provider: str, endpoint: str, per_minute: float) -> Limiter:
         return limiter
 
 
-
 class Gate(Protocol):
     """At most so many requests in flight to one endpoint (a local server's own queue,
     a vLLM server's batch size): held around each attempt."""

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import httpcore2
+import httpx2
 
 from sscbench.errors import HarnessError
 from sscbench.llm.deadline import time_left
@@ -85,6 +86,14 @@ class _Backend(httpcore2.NetworkBackend):
         self._inner.sleep(seconds)
 
 
+KEEP_ALIVE = httpx2.Limits(
+    max_connections=1000, max_keepalive_connections=1000, keepalive_expiry=5.0
+)
+"""The SDKs' own connection limits, except that every connection is kept alive: their
+default keeps 100, so 256 episodes in flight to one endpoint closed and reopened 156
+connections on every round of calls (a local model server's clients are many and busy)."""
+
+
 def deadline_http_client(sdk: ModuleType) -> Any:
     """``sdk.DefaultHttpxClient()`` with every connection pool cut to the deadline.
 
@@ -92,7 +101,7 @@ def deadline_http_client(sdk: ModuleType) -> Any:
     no public hook for them); if that layout changes this raises instead of silently
     leaving attempts unbounded, and the slow-drip tests fail.
     """
-    client = sdk.DefaultHttpxClient()
+    client = sdk.DefaultHttpxClient(limits=KEEP_ALIVE)
     transports = [client._transport, *client._mounts.values()]
     for transport in transports:
         if transport is None:

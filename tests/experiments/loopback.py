@@ -15,12 +15,14 @@ answer a whole episode:
 
 ``python tests/experiments/loopback.py --responder reads --calls 4 --latency 1`` serves in
 its own process (printing the port), so a benchmark's server does not share the GIL with
-the episodes it times; it stops when its stdin closes.
+the episodes it times; it stops when its stdin closes. ``--event-loop`` serves from one
+asyncio loop (HTTP/1.1 keep-alive) instead of a thread per connection.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib.util
 import json
 import sys
@@ -201,6 +203,52 @@ def serve(responder: _Responder) -> Any:
     return server
 
 
+async def _answer(
+    responder: _Responder, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
+    """Serve one kept-alive connection: read a request, wait its reply's delay without
+    holding anything, answer, repeat until the client closes."""
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            path = lines[0].split(" ")[1]
+            headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+            length = int({k.lower(): v for k, v in headers.items()}.get("content-length", 0))
+            body = json.loads(await reader.readexactly(length) or b"{}")
+            reply = responder(path, body)
+            if reply.delay:
+                await asyncio.sleep(reply.delay)
+            data = reply.payload(None)
+            writer.write(
+                f"HTTP/1.1 {reply.status} OK\r\ncontent-type: {reply.content_type}\r\n"
+                f"content-length: {len(data)}\r\n\r\n".encode()
+                + data
+            )
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError):
+        pass  # the client closed the connection
+    finally:
+        writer.close()
+
+
+def serve_asyncio(responder: _Responder) -> None:
+    """Serve ``responder`` on an event loop (one thread, no thread per connection) until
+    stdin closes, printing the port first: hundreds of concurrent kept-alive clients cost
+    the server a few hundred microseconds of CPU per request, not a thread switch storm,
+    so a latency benchmark measures the client."""
+
+    async def run() -> None:
+        server = await asyncio.start_server(
+            lambda r, w: _answer(responder, r, w), "127.0.0.1", 0, backlog=1024
+        )
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+        server.close()
+
+    asyncio.run(run())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--responder", choices=("gold", "text", "reads"), default="gold")
@@ -211,6 +259,12 @@ def main() -> None:
         action="store_true",
         help="HTTP/1.1 persistent connections, as model servers keep them (every reply has a "
         "content-length); without it each request opens a connection and a server thread",
+    )
+    parser.add_argument(
+        "--event-loop",
+        action="store_true",
+        help="serve kept-alive connections from one asyncio event loop instead of a thread "
+        "per connection (what the latency benchmark uses)",
     )
     args = parser.parse_args()
     if args.keep_alive:  # this process serves nothing else: the class attribute is ours
@@ -227,6 +281,9 @@ def main() -> None:
         responder = TextResponder(args.latency)
     else:
         responder = ReadsResponder(args.calls, args.latency)
+    if args.event_loop:
+        serve_asyncio(responder)
+        return
     server = serve(responder)
     print(server.port, flush=True)
     sys.stdin.read()  # serve until the parent closes our stdin
