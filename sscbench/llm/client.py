@@ -169,13 +169,17 @@ class ProviderClient:
     def _attempt(
         self, request: Mapping[str, Any], key: str, step: int, number: int
     ) -> tuple[dict[str, Any], Completion]:
+        # The first call's SDK import (and each endpoint's client) is neither its latency
+        # nor time spent holding a rate-limit token: the token is taken right before the
+        # request goes out. After the first call this is a lookup per endpoint.
+        for endpoint in self._urls or (None,):
+            self.backend.prepare(endpoint)
         if self._limiter is not None:
             self._limiter.acquire()
         if self._run_left() == 0.0:
             raise self._run_limit_error()
         # Queued for an endpoint (a place under its cap): not the attempt's latency.
         url = self._spread() if self._urls else None
-        self.backend.prepare(url)  # the first call's SDK import is not its latency
         if self._gate is not None:
             self._gate.acquire()
         start = time.monotonic()

@@ -111,7 +111,7 @@ def test_a_rate_limit_holds_across_worker_processes(
     write: Write, tmp_path: Path, server: Any, key: str, lb: Any
 ) -> None:
     server.responder = lb.GoldResponder()
-    per_minute = 200.0  # one request every 0.3 s, for the whole cluster
+    per_minute = 120.0  # one request every 0.5 s, for the whole cluster
     path = write(
         f"""
 executor = "ray"
@@ -137,7 +137,7 @@ requests_per_minute = {per_minute} }}
     )
     assert len(starts) > 10
     gaps = [b - a for a, b in itertools.pairwise(starts)]
-    # Two worker processes with their own limiters would start requests in pairs.
-    # Two processes with limiters of their own interleave two 0.3 s streams: some gap is
-    # at most half the interval (plus jitter); one shared schedule keeps every gap near it.
-    assert min(gaps) > 0.7 * 60 / per_minute, f"requests {min(gaps):.3f} s apart"
+    # Two processes with limiters of their own interleave two 0.5 s streams: some gap is
+    # at most half the interval; one shared schedule keeps every gap near the interval,
+    # give or take scheduling jitter (0.2 s of it is tolerated: a loaded CI machine).
+    assert min(gaps) > 0.6 * 60 / per_minute, f"requests {min(gaps):.3f} s apart"
