@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Literal
 
-from sscbench.cases.caseset import slug
+from sscbench.cases.caseset import Case, slug
 from sscbench.experiments import arrival
 from sscbench.experiments.load import Configuration, Experiment
 from sscbench.fault_contracts.contract import FaultContract
@@ -108,70 +108,88 @@ def _run_id(condition: Condition, config: Configuration, item: str, key: RunKey)
     )
 
 
-def _clean_reps(experiment: Experiment, config: Configuration) -> tuple[Reps, Reps]:
-    """A configuration's repetitions (it may run only the first k, r0 first) and those
-    with a clean run."""
+@dataclass(frozen=True)
+class _Cell:
+    """One (configuration, case) pair of the matrix, with what both its clean and its
+    faulted runs are keyed by."""
+
+    config: Configuration
+    reps: Reps
+    """The configuration's repetitions (it may run only the first k, r0 first)."""
+    clean_reps: Reps
+    """Those with a clean run (all of them, or the first, by the gate setting)."""
+    case: Case
+    steps: int
+    variants: dict[str, Any]
+    item: str
+    """The clean run's ``case`` key part."""
+
+
+def _cells(experiment: Experiment) -> Iterator[_Cell]:
+    """Configuration by configuration, every case of the experiment."""
     every = list(enumerate(experiment.seeds))
-    reps = every[: config.repetitions] if config.repetitions else every
-    return reps, reps if experiment.gate == "per_repetition" else reps[:1]
+    for config in experiment.configurations:
+        reps = every[: config.repetitions] if config.repetitions else every
+        clean_reps = reps if experiment.gate == "per_repetition" else reps[:1]
+        for case in experiment.cases:
+            c = case.contract
+            variants = dict(c.variant)
+            yield _Cell(
+                config=config,
+                reps=reps,
+                clean_reps=clean_reps,
+                case=case,
+                steps=experiment.step_limit(case.entry.operator),
+                variants=variants,
+                item=clean_item(c.domain, c.task_id, variants),
+            )
 
 
 def _clean_runs(experiment: Experiment) -> Iterator[ScheduledRun]:
     """Every clean run, configuration by configuration, in first-needed order."""
-    for config in experiment.configurations:
-        _, clean_reps = _clean_reps(experiment, config)
-        planned: set[RunKey] = set()
-        for case in experiment.cases:
-            c = case.contract
-            steps = experiment.step_limit(case.entry.operator)
-            variants = dict(c.variant)
-            item = clean_item(c.domain, c.task_id, variants)
-            for rep, seed in clean_reps:
-                key = RunKey(item, steps, config.hash, rep, seed)
-                if key not in planned:
-                    planned.add(key)
-                    yield ScheduledRun(
-                        key=key,
-                        condition="clean",
-                        configuration=config,
-                        domain=c.domain,
-                        task_id=c.task_id,
-                        variants=variants,
-                        operator=None,
-                        contract=None,
-                        run_id=_run_id(
-                            "clean",
-                            config,
-                            f"{c.domain}-{c.task_id}{_variant_suffix(variants)}",
-                            key,
-                        ),
-                    )
+    planned: set[tuple[str, RunKey]] = set()  # per configuration, as its id is in none
+    for cell in _cells(experiment):
+        c, config = cell.case.contract, cell.config
+        for rep, seed in cell.clean_reps:
+            key = RunKey(cell.item, cell.steps, config.hash, rep, seed)
+            if (config.id, key) in planned:
+                continue
+            planned.add((config.id, key))
+            yield ScheduledRun(
+                key=key,
+                condition="clean",
+                configuration=config,
+                domain=c.domain,
+                task_id=c.task_id,
+                variants=cell.variants,
+                operator=None,
+                contract=None,
+                run_id=_run_id(
+                    "clean", config, f"{c.domain}-{c.task_id}{_variant_suffix(cell.variants)}", key
+                ),
+            )
 
 
 def _fault_runs(experiment: Experiment) -> Iterator[ScheduledRun]:
     """Every faulted run, each gated by its configuration's clean run of the case's task."""
-    for config in experiment.configurations:
-        reps, clean_reps = _clean_reps(experiment, config)
-        for case in experiment.cases:
-            c = case.contract
-            steps = experiment.step_limit(case.entry.operator)
-            variants = dict(c.variant)
-            item = clean_item(c.domain, c.task_id, variants)
-            for rep, seed in reps:
-                gate_rep, gate_seed = clean_reps[rep] if len(clean_reps) > 1 else clean_reps[0]
-                key = RunKey(case.entry.case_id, steps, config.hash, rep, seed)
-                yield ScheduledRun(
-                    key=key,
-                    condition="fault",
-                    configuration=config,
-                    domain=c.domain,
-                    task_id=c.task_id,
-                    variants=variants,
-                    operator=case.entry.operator,
-                    contract=c,
-                    run_id=_run_id("fault", config, case.entry.case_id, key),
-                    gate=RunKey(item, steps, config.hash, gate_rep, gate_seed),
-                )
+    for cell in _cells(experiment):
+        c, config, case_id = cell.case.contract, cell.config, cell.case.entry.case_id
+        for rep, seed in cell.reps:
+            clean_reps = cell.clean_reps
+            gate_rep, gate_seed = clean_reps[rep] if len(clean_reps) > 1 else clean_reps[0]
+            key = RunKey(case_id, cell.steps, config.hash, rep, seed)
+            yield ScheduledRun(
+                key=key,
+                condition="fault",
+                configuration=config,
+                domain=c.domain,
+                task_id=c.task_id,
+                variants=cell.variants,
+                operator=cell.case.entry.operator,
+                contract=c,
+                run_id=_run_id("fault", config, case_id, key),
+                gate=RunKey(cell.item, cell.steps, config.hash, gate_rep, gate_seed),
+            )
 
 
 def iter_plan(experiment: Experiment) -> Iterator[ScheduledRun]:
@@ -203,10 +221,7 @@ class Schedule:
 
     @cached_property
     def _size(self) -> int:
-        faulted = sum(
-            len(_clean_reps(self.experiment, config)[0]) * len(self.experiment.cases)
-            for config in self.experiment.configurations
-        )
+        faulted = sum(len(cell.reps) for cell in _cells(self.experiment))
         arrival = 0
         if self.experiment.arrival is not None:
             arrival = sum(1 for _ in _arrival_runs(self.experiment, _fault_runs(self.experiment)))
