@@ -24,11 +24,13 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    StaleRead,
     ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.refutation import chain_break
+from sscbench.fault_contracts.stale_cache import StaleCache
 from sscbench.json_paths import get_path, set_path
 from sscbench.records.versioning import VersionedRecord
 
@@ -67,6 +69,7 @@ class ContractIntervention:
             if isinstance(s, ArtifactTTL)
         ]
         self._edits = [s for s in contract.interventions if isinstance(s, ToolEdit)]
+        self._caches = [StaleCache(s) for s in contract.interventions if isinstance(s, StaleRead)]
         self._pending_edits: dict[str, ToolEdit] = {}
         self._edit_attempts = 0
         self._chain_break = (
@@ -150,6 +153,13 @@ class ContractIntervention:
             tool_edit = self._pending_edits.pop(call.id)
             self._details[call.id]["payload_error"] = observation.error
             self._deliver(call, ctx, tool_edit.tool, "fault", "edit", not observation.error)
+        for cache in self._caches:
+            served = cache.serve(call, observation, ctx)
+            if served is not None:
+                stale, effective = served
+                self._details[call.id] = {"role": "fault", "stale_cache": True}
+                self._deliver(call, ctx, cache.spec.tool, "fault", "rewrite", effective)
+                return stale
         for art in self._artifacts:
             issued = art.rewrite(call, observation, ctx, self._artifact_delivered)
             if issued is not None:
