@@ -25,24 +25,38 @@ from sscbench.reconstruct.stance import PLAN
 from sscbench.reconstruct.values import Mention, fold
 
 _DONE = r"(?:already\s+|been\s+|already\s+been\s+)?"
+_REQUESTED = r"(?:requested|initiated|submitted|in\s+progress|pending|open)"
 FORMS: dict[str, re.Pattern[str]] = {
     "cancelled": re.compile(r"\bcancell?ed\b"),
     "return requested": re.compile(
-        rf"\breturn\s+(?:has\s+|was\s+|is\s+)?{_DONE}(?:requested|initiated|in\s+progress|pending)"
-        rf"|\b(?:requested|initiated|submitted)\s+(?:a\s+|the\s+)?return\b"
+        rf"\breturn\s+(?:has\s+|was\s+|is\s+)?{_DONE}{_REQUESTED}"
+        r"|\b(?:requested|initiated|submitted)\s+(?:a\s+|the\s+)?return\b"
         r"|\b(?:pending|open|existing)\s+return(?:\s+request)?\b|\breturn\s+request\b"
     ),
     "exchange requested": re.compile(
-        rf"\bexchange\s+(?:has\s+|was\s+|is\s+)?{_DONE}(?:requested|initiated|in\s+progress|pending)"
-        rf"|\b(?:requested|initiated|submitted)\s+(?:an\s+|the\s+)?exchange\b"
+        rf"\bexchange\s+(?:has\s+|was\s+|is\s+)?{_DONE}{_REQUESTED}"
+        r"|\b(?:requested|initiated|submitted)\s+(?:an\s+|the\s+)?exchange\b"
         r"|\b(?:pending|open|existing)\s+exchange(?:\s+request)?\b|\bexchange\s+request\b"
     ),
     "pending (item modified)": re.compile(
         rf"\bitems?\s+(?:has\s+|have\s+|were\s+|was\s+)?{_DONE}(?:modified|changed)\b"
-        r"|\bmodified\s+items?\b"
+        r"|\bitems?\b[^.;,?!]{0,40}?\b(?:were|was|has\s+been|have\s+been)\s+(?:already\s+)?"
+        r"(?:modified|changed)\b|\bmodified\s+items?\b"
     ),
 }
 """Surface forms of the statuses an earlier request leaves (matched on folded text)."""
+
+QUESTION = re.compile(r"^\s*(?:was|is|has|had|did|does|were|have)\b[^?]*\?\s*$")
+"""A yes/no question about the record ("Was order #W… cancelled?"): it asks, not states."""
+
+NO_RELY = re.compile(
+    r"\b(?:won'?t|will\s+not|do(?:n'?t|\s+not)|not\s+going\s+to|can'?t|cannot)\s+"
+    r"(?:rely|count|go|act|trust)\s+(?:on|by)\b"
+)
+"""The agent declines to rely on what it quotes ("it shows as cancelled, but I won't rely on
+that")."""
+
+CLAUSE = re.compile(r"[,;.:!?]\s")
 
 
 STATUSES = (
@@ -66,7 +80,9 @@ class ResetLeakRules(ToolDefectRules):
         pattern = FORMS.get(str(view.contract.injected_value))
         if pattern is None:
             return base
-        writes = [n for n, k in tool_kinds(view.contract.domain).items() if k == "write"]
+        kinds = tool_kinds(view.contract.domain)
+        writes = [n for n, k in kinds.items() if k == "write"]
+        tools = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
 
         true = str(view.contract.authoritative_value)
         longer = [re.escape(fold(s)) for s in STATUSES if s != true and true in s]
@@ -82,13 +98,17 @@ class ResetLeakRules(ToolDefectRules):
                     for vm in found
                     if vm.which != "v" or not any(a <= vm.mention.start < b for a, b in spans)
                 ]
-            if PLAN.search(text) or (
-                unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes)
-            ):
-                return found  # a planned request, or a leaf of a planned write's arguments
-            taken = [(vm.mention.start, vm.mention.end) for vm in found]
+            if QUESTION.match(text) or NO_RELY.search(text):
+                return [vm for vm in found if vm.which != "v_prime"]
+            if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
+                return found  # a leaf of a planned write's arguments
+            names = [(m.start(), m.end()) for m in tools.finditer(text)]
+            taken = [(vm.mention.start, vm.mention.end) for vm in found] + names
             for m in pattern.finditer(text):
                 if any(a < m.end() and m.start() < b for a, b in taken):
+                    continue
+                clause = CLAUSE.split(text[: m.start()])[-1]
+                if PLAN.search(clause):  # "I'll submit a return request": the agent's plan
                     continue
                 mention = Mention(str(view.contract.injected_value), m.start(), m.end(), "full")
                 found.append(ValueMention(mention, "v_prime", "status"))
