@@ -12,6 +12,7 @@ import pytest
 from sscbench.cases.caseset import load_case_set
 from sscbench.cli.main import main
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
+from sscbench.experiments.arrival import eligible
 from sscbench.fault_contracts import (
     ContractIntervention,
     FaultContract,
@@ -281,3 +282,8 @@ def test_every_shipped_case_verifies() -> None:
     assert len(cases) == 30
     for case in cases:
         assert verify_witness(case.contract, case.witness) == [], case.entry.case_id
+        (write,) = case.witness.continuation  # the gold write; a read meets the cache
+        assert case.contract.target.logical_request is not None
+        assert write.name == case.contract.target.logical_request["tool"]
+        # the harness cannot deliver a write as a refutation (arrival interventions)
+        assert not eligible(case)
