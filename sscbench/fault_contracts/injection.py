@@ -6,7 +6,9 @@ observations (only while they still show the authoritative value the contract is
 write faults suppress the matching logical request, once (``first_attempt``) or for every
 repeat until a write in between changes the affected fields (``all_attempts``); defect
 faults run every matching request through the contract's defective copy of the tool (the
-defect is in the tool, so a retry meets it again) while the conforming answer is delivered.
+defect is in the tool, so a retry meets it again) while the conforming answer is delivered; a
+stale read answers a record's reads from a cache an earlier episode left, until a write to the
+record invalidates it (:mod:`sscbench.fault_contracts.stale_cache`).
 """
 
 from __future__ import annotations
