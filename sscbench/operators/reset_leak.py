@@ -55,8 +55,12 @@ NEEDS: dict[str, str] = {
 }
 """The status each order write needs, as the policy and the tools' documentation state it."""
 
-GUARDED = ("cancel_pending_order", "modify_pending_order_items")
-GUARDED_DELIVERED = ("return_delivered_order_items", "exchange_delivered_order_items")
+GUARDED = (
+    "cancel_pending_order",
+    "modify_pending_order_items",
+    "return_delivered_order_items",
+    "exchange_delivered_order_items",
+)
 """Writes whose code refuses any other status than the one they need (``status != ...``):
 their success establishes it. Address and payment changes accept any pending status."""
 
@@ -198,7 +202,7 @@ class ResetLeak(Operator[ResetLeakParams]):
             )  # fmt: skip
         before, after = json.loads(fresh.content), json.loads(leaked)
         others = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
-        requires = {t: NEEDS[t] for t in (*GUARDED, *GUARDED_DELIVERED)}
+        requires = {t: NEEDS[t] for t in GUARDED}
         return self.contract(
             contract_id=cid,
             domain=domain.name,

@@ -178,7 +178,10 @@ def _check_stale_read(contract: FaultContract, spec: StaleRead) -> str | None:
         except ValidationError:
             return f"the cached record does not validate as τ²'s {model.__name__}"
     path = contract.target.paths[0]
-    shown = (get_path(json.loads(fresh.content), path), get_path(cached, path))
+    try:
+        shown = (get_path(json.loads(fresh.content), path), get_path(cached, path))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"a record has no {path}"
     if shown != (contract.authoritative_value, contract.injected_value):
         return (
             f"the fresh and cached records show {path}={shown[0]!r} and {shown[1]!r}, "

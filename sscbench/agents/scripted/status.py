@@ -23,7 +23,9 @@ NEEDS: dict[str, str] = {
     "return_delivered_order_items": "delivered",
     "exchange_delivered_order_items": "delivered",
 }
-"""The status the retail policy requires of an order before each write."""
+"""The status the retail policy requires of an order before each write (the agent's own
+reading of the policy; the ResetLeak operator keeps its own table, as an agent must not
+depend on the faults it meets)."""
 
 HANDLED = frozenset(
     {"cancelled", "return requested", "exchange requested", "pending (item modified)"}
