@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sscbench.cases.caseset import Case
+from sscbench.envs import tool_kinds
 from sscbench.errors import LedgerError
 from sscbench.experiments.source import Problems
 from sscbench.fault_contracts.contract import FaultContract
@@ -80,8 +81,16 @@ def tagged(case_id: str, arm: str) -> str:
 def eligible(case: Case) -> bool:
     """A case takes the arrival factor when its witness delivers the refutation by reads
     (not co-delivered with the fault), it is not a target-value control, and it runs on the
-    main interface (a paired-check variant of it is not a unit of its own)."""
-    return bool(case.witness.continuation) and not case.entry.control and not case.contract.variant
+    main interface (a paired-check variant of it is not a unit of its own). A witness that
+    continues with a write (ResetLeak's gold request) cannot be delivered by the harness."""
+    kinds = tool_kinds(case.entry.domain)
+    reads = all(kinds.get(c.name) != "write" for c in case.witness.continuation)
+    return (
+        bool(case.witness.continuation)
+        and reads
+        and not case.entry.control
+        and not case.contract.variant
+    )
 
 
 def delivery_calls(case: Case) -> tuple[DeliveryCall, ...]:

@@ -113,8 +113,27 @@ class ToolEdit(_Frozen):
     reply: Literal["conforming", "edited"] = "conforming"
 
 
+class StaleRead(_Frozen):
+    """Serve reads of one record from a cache that outlived the previous episode.
+
+    A matching read of ``tool`` is answered with ``content``, the record as an earlier
+    episode left it (τ²'s own serialisation, computed when the contract was built), until a
+    successful write of ``writes`` names the record in this episode: the cache is
+    invalidated on write, so later reads are fresh. Every other tool reads the fresh state.
+    """
+
+    kind: Literal["stale_read"] = "stale_read"
+    tool: str
+    match: dict[str, Any]
+    content: str
+    entity_key: str
+    writes: tuple[str, ...] = Field(min_length=1)
+    role: Literal["fault"] = "fault"
+
+
 InterventionSpec = Annotated[
-    ObservationRewrite | WriteSuppression | ArtifactTTL | ToolEdit, Field(discriminator="kind")
+    ObservationRewrite | WriteSuppression | ArtifactTTL | ToolEdit | StaleRead,
+    Field(discriminator="kind"),
 ]
 
 

@@ -6,7 +6,9 @@ observations (only while they still show the authoritative value the contract is
 write faults suppress the matching logical request, once (``first_attempt``) or for every
 repeat until a write in between changes the affected fields (``all_attempts``); defect
 faults run every matching request through the contract's defective copy of the tool (the
-defect is in the tool, so a retry meets it again) while the conforming answer is delivered.
+defect is in the tool, so a retry meets it again) while the conforming answer is delivered; a
+stale read answers a record's reads from a cache an earlier episode left, until a write to the
+record invalidates it (:mod:`sscbench.fault_contracts.stale_cache`).
 """
 
 from __future__ import annotations
@@ -24,11 +26,13 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    StaleRead,
     ToolEdit,
     WriteSuppression,
 )
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.refutation import chain_break
+from sscbench.fault_contracts.stale_cache import StaleCache
 from sscbench.json_paths import get_path, set_path
 from sscbench.records.versioning import VersionedRecord
 
@@ -67,6 +71,7 @@ class ContractIntervention:
             if isinstance(s, ArtifactTTL)
         ]
         self._edits = [s for s in contract.interventions if isinstance(s, ToolEdit)]
+        self._caches = [StaleCache(s) for s in contract.interventions if isinstance(s, StaleRead)]
         self._pending_edits: dict[str, ToolEdit] = {}
         self._edit_attempts = 0
         self._chain_break = (
@@ -150,6 +155,13 @@ class ContractIntervention:
             tool_edit = self._pending_edits.pop(call.id)
             self._details[call.id]["payload_error"] = observation.error
             self._deliver(call, ctx, tool_edit.tool, "fault", "edit", not observation.error)
+        for cache in self._caches:
+            served = cache.serve(call, observation, ctx)
+            if served is not None:
+                stale, effective = served
+                self._details[call.id] = {"role": "fault", "stale_cache": True}
+                self._deliver(call, ctx, cache.spec.tool, "fault", "rewrite", effective)
+                return stale
         for art in self._artifacts:
             issued = art.rewrite(call, observation, ctx, self._artifact_delivered)
             if issued is not None:

@@ -9,6 +9,8 @@
   to the real success, and leaves the state different from the real write's — in the
   affected fields and nowhere else; or, where the defect is a missing guard, the conforming
   tool refuses the gold write, the defective one accepts it and changes the affected fields.
+* A stale read: the cached record validates against τ²'s return model and shows ``v′``
+  at the target path where the clean read shows ``v``.
 * ``v′ ≠ v`` unless the contract is a target-value control.
 
 Task relevance is operator-specific and checked in each operator's ``propose``.
@@ -27,6 +29,7 @@ from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
 from sscbench.fault_contracts.contract import (
     FaultContract,
     ObservationRewrite,
+    StaleRead,
     ToolEdit,
     WriteSuppression,
 )
@@ -162,6 +165,31 @@ def _check_tool_edit(contract: FaultContract, spec: ToolEdit) -> str | None:
     return None
 
 
+def _check_stale_read(contract: FaultContract, spec: StaleRead) -> str | None:
+    env = EpisodeEnvironment.open(contract.domain)
+    fresh = env.execute(ToolCall(id="validity", name=spec.tool, arguments=dict(spec.match)), 0)
+    if fresh.error:
+        return f"the target read {spec.tool}({spec.match}) fails in the clean state"
+    cached = json.loads(spec.content)
+    model = _return_model(contract.domain, spec.tool)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        try:
+            model.model_validate(cached)
+        except ValidationError:
+            return f"the cached record does not validate as τ²'s {model.__name__}"
+    path = contract.target.paths[0]
+    try:
+        shown = (get_path(json.loads(fresh.content), path), get_path(cached, path))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return f"a record has no {path}"
+    if shown != (contract.authoritative_value, contract.injected_value):
+        return (
+            f"the fresh and cached records show {path}={shown[0]!r} and {shown[1]!r}, "
+            f"not v={contract.authoritative_value!r} and v′={contract.injected_value!r}"
+        )
+    return None
+
+
 def _diff(a: Any, b: Any) -> set[str]:
     left, right = dict(flatten(a)), dict(flatten(b))
     return {p for p in left.keys() | right.keys() if left.get(p) != right.get(p)}
@@ -186,4 +214,8 @@ def check_validity(contract: FaultContract) -> tuple[str, str] | None:
             reason = _check_tool_edit(contract, spec)
             if reason:
                 return "tool_edit", reason
+        elif isinstance(spec, StaleRead):
+            reason = _check_stale_read(contract, spec)
+            if reason:
+                return "stale_read", reason
     return None

@@ -18,6 +18,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    StaleRead,
     ToolEdit,
     WriteSuppression,
 )
@@ -55,6 +56,14 @@ def fault_step(contract: FaultContract, history: History) -> int | None:
                     return d.step
             return None
     for spec in contract.interventions:
+        if isinstance(spec, StaleRead):  # the first read that shows the cached record's v′
+            path = contract.target.paths[0]
+            for d in history.successes(spec.tool):
+                if arguments_match(d.call.arguments, spec.match) and (
+                    _value(d.data, path) == contract.injected_value
+                ):
+                    return d.step
+            return None
         if isinstance(spec, ObservationRewrite) and spec.role == "fault":
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match) and all(

@@ -23,6 +23,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    StaleRead,
     ToolEdit,
     WriteSuppression,
 )
@@ -77,6 +78,16 @@ class InjectionContext:
         """A read-only view of the episode with its own copy of the intervention state."""
         intervention = copy.deepcopy(self.intervention)
         return self.env.fork_for_reads(intervention), intervention
+
+
+def write_through(contract: FaultContract) -> tuple[str, dict[str, Any]] | None:
+    """The one write a witness may contain: the task's own gold request, when the fault is a
+    stale read that the write invalidates (a write tool answers from the fresh state, so the
+    refutation a read cannot bring comes from it); ``None`` for every other fault."""
+    request = contract.target.logical_request or {}
+    if not any(isinstance(s, StaleRead) for s in contract.interventions) or not request:
+        return None
+    return str(request["tool"]), dict(request["match"])
 
 
 class NoContext(Exception):
@@ -163,7 +174,7 @@ class _Builder:
     def read_target(self) -> None:
         for spec in self.contract.interventions:
             if (isinstance(spec, ObservationRewrite) and spec.role == "fault") or isinstance(
-                spec, ArtifactTTL
+                spec, ArtifactTTL | StaleRead
             ):
                 self.call(spec.tool, dict(spec.match))
                 return

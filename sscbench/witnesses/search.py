@@ -13,12 +13,26 @@ from __future__ import annotations
 import hashlib
 import json
 
-from sscbench.envs import ToolCall
+from sscbench.agents.base import EpisodeContext
+from sscbench.envs import ToolCall, load_domain, tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.fault_contracts.refutation import refutation_arrival
-from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, VisibleEvent
-from sscbench.witnesses.context import InjectionContext, NoContext, build_context
+from sscbench.records.events import (
+    AgentMessage,
+    AgentToolCall,
+    ToolObservation,
+    UserMessage,
+    VisibleEvent,
+)
+from sscbench.users.scripted import ScriptedUser
+from sscbench.witnesses.context import (
+    InjectionContext,
+    NoContext,
+    build_context,
+    confirmation_text,
+    write_through,
+)
 from sscbench.witnesses.legality import legal_calls
 from sscbench.witnesses.record import (
     DEFAULT_LIMITS,
@@ -43,13 +57,32 @@ def use_text(contract: FaultContract) -> str:
 def continue_with(
     ctx: InjectionContext, calls: tuple[tuple[str, dict[str, str]], ...]
 ) -> tuple[tuple[VisibleEvent, ...], tuple[WitnessCall, ...]]:
-    """Run read calls after the prefix on a fork of the faulted episode; return the events."""
-    env, _ = ctx.fork()
+    """Run read calls after the prefix on a fork of the faulted episode; return the events.
+
+    A write (only :func:`write_through`'s) runs on a freshly rebuilt episode instead of a
+    read-only fork, after the confirmation exchange every write gets."""
+    kinds = tool_kinds(ctx.contract.domain)
+    if any(kinds.get(name) == "write" for name, _ in calls):
+        env = build_context(ctx.contract).env
+    else:
+        env, _ = ctx.fork()
     events = list(ctx.events)
     turn = events[-1].turn + 1
     made = []
     for i, (name, arguments) in enumerate(calls):
         call_id = f"witness_{i}"
+        if kinds.get(name) == "write":
+            events.append(
+                AgentMessage(
+                    step=len(events), turn=turn, content=confirmation_text(name, arguments)
+                )
+            )
+            env.observe(events[-1])
+            events.append(
+                UserMessage(step=len(events), turn=turn + 1, content=_user_reply(ctx, events))
+            )
+            env.observe(events[-1])
+            turn += 2
         events.append(
             AgentToolCall(
                 step=len(events), turn=turn, call_id=call_id, name=name, arguments=arguments
@@ -74,6 +107,13 @@ def continue_with(
         )
     events.append(AgentMessage(step=len(events), turn=turn, content=use_text(ctx.contract)))
     return tuple(events), tuple(made)
+
+
+def _user_reply(ctx: InjectionContext, events: list[VisibleEvent]) -> str:
+    domain = load_domain(ctx.contract.domain)
+    user = ScriptedUser()
+    user.start(EpisodeContext(domain.name, domain.task(ctx.contract.task_id), 0, domain.policy))
+    return user.next_message(tuple(events))
 
 
 def search_witness(
@@ -135,6 +175,9 @@ def search_witness(
                 )
             if depth < limits.max_depth:
                 visible = events[:-1]
+                through = write_through(contract)
+                if not calls and through is not None:
+                    next_frontier.append((through,))
                 for call in legal_calls(contract.domain, visible, limits.max_branching):
                     next_frontier.append((*calls, call))
         frontier = next_frontier

@@ -74,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 50  # 10 operators × 5 scripted configurations
+    assert len(groups) == 55  # 11 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -140,10 +140,13 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
     # On the τ² facts only scripted:eager produces an "after" arrival: every other
     # after-stratum is still a row, shown as 0/0/0 with no value rather than dropped or
     # shown as 0 %. An observation contract's expiry is only shown once the write that
-    # relied on the quote is answered, so there every agent populates it.
+    # relied on the quote is answered, so there every agent populates it. A ResetLeak
+    # refutation comes with the write, after the careful agent has voiced its doubt.
     rows = results["primary"].adoption
     for row in rows:
         if row.configuration == "scripted:eager" or row.operator in OBSERVATION_CONTRACTS:
+            continue
+        if row.operator == "reset_leak":
             continue
         assert (row.a_after.numerator, row.a_after.denominator, row.a_after.clusters) == (0, 0, 0)
         assert row.a_after.value is None
@@ -156,8 +159,8 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 1220  # 244 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 2440
+    assert sum(f.scheduled for f in primary.funnel) == 1370  # 274 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 2740
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
@@ -166,6 +169,12 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     assert careful["partial_effect"].a_p.numerator == 0  # it reads every write back
     # No scripted agent checks a precondition against the policy: careful relies too.
     assert careful["unenforced_precondition"].a_p.numerator == 3
+    # ResetLeak: careful doubts a handled-looking status and lets the write decide (its
+    # doubt comes before the write's refutation); hasty believes it on every triggered run.
+    assert careful["reset_leak"].a_p.numerator == 0
+    assert careful["reset_leak"].a_after.denominator == 30
+    hasty = {a.operator: a for a in primary.adoption if a.configuration == "scripted:hasty"}
+    assert hasty["reset_leak"].a_p.numerator == hasty["reset_leak"].a_p.denominator > 0
     # careful's confirmation exchange outlasts an Expiry quote
     assert careful["expiry"].a_p.numerator > 0
     # Write-effect adoptions by gold/hasty are never refuted (no read-back): q_U = 0.

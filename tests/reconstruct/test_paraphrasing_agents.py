@@ -6,9 +6,9 @@ replies), one repetition. The agents' ground truth does not depend on the wordin
 run is scored exactly. Floors: adoption agreement 99 %, ``T_S`` and ``T_U`` exact 98 %.
 
 The defect-class operators (PartialEffect, IgnoredArgument, UnenforcedPrecondition,
-InvariantBreak) use the generic value rules with a few additions; their varied-phrasing runs
-are scored apart, with lower floors (90 %: bag counts in tables, refund lists and planned
-writes in free words are what they still miss).
+InvariantBreak, ResetLeak) use the generic value rules with a few additions; their
+varied-phrasing runs are scored apart, with lower floors (90 %: bag counts in tables, refund
+lists and planned writes in free words are what they still miss).
 """
 
 from __future__ import annotations
@@ -23,7 +23,13 @@ from sscbench.experiments.inline import run_case_set
 from sscbench.reconstruct.validate import validate_dir
 
 AGENTS = ("scripted:careful", "scripted:gold", "scripted:hasty", "scripted:mixed")
-GENERIC_RULES = ("partial_effect", "ignored_argument", "unenforced_precondition", "invariant_break")
+GENERIC_RULES = (
+    "partial_effect",
+    "ignored_argument",
+    "unenforced_precondition",
+    "invariant_break",
+    "reset_leak",
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +46,7 @@ def varied_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_varied_phrasing_of_the_defect_classes_is_mostly_reconstructed(varied_runs: Path) -> None:
     agreement, runs = validate_dir(varied_runs.with_name(f"{varied_runs.name}-defects"))
-    assert runs == 64 * len(AGENTS)
+    assert runs == 94 * len(AGENTS)
     for quantity, floor in (("adopted", 0.9), ("t_s", 0.9), ("t_u", 0.9), ("t_f", 1.0)):
         compared = agreement.compared[quantity]
         assert agreement.agree[quantity] / compared >= floor, (quantity, agreement.mismatches[:5])

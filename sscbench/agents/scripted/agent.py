@@ -64,6 +64,7 @@ from sscbench.agents.scripted.phrasing import (
     WriteDone,
 )
 from sscbench.agents.scripted.plan import Plan, PlannedAction, VariantDerivation, compile_plan
+from sscbench.agents.scripted.status import DOUBT, handled_status
 from sscbench.agents.scripted.trust import EvidenceHabits, Resolution, chance, resolve
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
@@ -355,6 +356,21 @@ class ScriptedAgent:
                 self._take(filled, key, self._resolve(key), False)
 
     # -- the script -----------------------------------------------------------------------
+    def _handled(self, action: PlannedAction) -> tuple[FactKey, Sighting] | None:
+        """The status sighting that says the write's order was already handled, if any."""
+        order_id = action.arguments.get("order_id")
+        if not isinstance(order_id, str) or ("order", order_id) in self._last_payload:
+            return None  # a status after the agent's own write is its own doing
+        seen = self._kb.sightings.get((("order", order_id), "status")) or []
+        if not seen:
+            return None
+        # No draw from the habits' generator: runs that never meet a handled status keep theirs.
+        believed = seen[-1]
+        if self.habits.first_sighting:
+            writes = [x for x in seen if self._kinds.get(x.tool) == "write"]
+            believed = writes[-1] if writes else seen[0]
+        return handled_status(self._kb, action.name, action.arguments, believed)
+
     def _lookups(self, action: PlannedAction) -> list[Entity]:
         entities = {b.fact[0] for b in action.bindings if b.fact[0][0] != "result"}
         entities |= set(action.subjects)
@@ -367,6 +383,7 @@ class ScriptedAgent:
         written: list[Entity] = []
         writes: list[PlannedAction] = []
         payloads: list[dict[Entity, int | None]] = []
+        refused: list[Entity] = []
         for action in plan.actions:
             if action.kind == "write" and self.habits.confirm_first:
                 yield from self._confirm_first(action)
@@ -378,6 +395,16 @@ class ScriptedAgent:
                         yield _Call(name, args)
                         last_call = _call_key(name, args)
             filled = self._fill(action)
+            doubt = self._handled(action) if action.kind == "write" else None
+            if doubt is not None:
+                key, seen = doubt
+                if self.habits.first_sighting:  # believes it: the request was already handled
+                    refused.extend(e for e in action.subjects if e not in refused)
+                    continue
+                if self.habits.confirm_first:  # tells the user, goes ahead once confirmed
+                    yield _Say(Statement((_fact(key, seen.value),), ask=True), ((key, seen, True),))
+                elif chance(self._rng, self.habits.check_consistency):
+                    self._take(filled, key, Resolution(None, seen, DOUBT), False)
             if action.kind == "write":
                 yield self._confirmation(action, filled)
             yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
@@ -399,7 +426,9 @@ class ScriptedAgent:
             if chance(self._rng, self.habits.read_back):
                 yield from self._read_back(action, filled, len(writes) - 1)
                 last_call = None
-        yield self._closing(plan, written, writes, payloads)
+        yield self._closing(
+            plan, written + [e for e in refused if e not in written], writes, payloads
+        )
 
     def _confirm_first(self, action: PlannedAction) -> Generator[_Say | _Call, None, None]:
         """Read the records a write acts on, except the products; tell the user the facts
