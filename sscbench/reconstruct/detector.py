@@ -26,12 +26,11 @@ from sscbench.reconstruct.binding import Binding, RefIndex, bind
 from sscbench.reconstruct.segment import Unit, segment
 from sscbench.reconstruct.stance import (
     ACTION_REQUEST,
-    DOUBT,
-    INCONSISTENT,
     RETRACT,
     VERIFY,
     VERIFY_INTENT,
     Stance,
+    doubts,
     has,
     stance_of,
 )
@@ -240,8 +239,7 @@ def _reported_and_checked(units: Sequence[Unit], unit: Unit, mention: Mention) -
     rest = low[mention.end :]
     later = [fold(u.text) for u in units[unit.index + 1 :]]
     earlier = [fold(u.text) for u in units[: unit.index]]
-    checks = (DOUBT, INCONSISTENT, VERIFY_INTENT)
-    if any(p.search(text) for p in checks for text in (rest, *later, *earlier)):
+    if any(doubts(t) or VERIFY_INTENT.search(t) for t in (rest, *later, *earlier)):
         return True
     if any("?" in q and VERIFY.search(q) and not ACTION_REQUEST.search(q) for q in earlier):
         return True

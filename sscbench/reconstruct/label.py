@@ -182,8 +182,7 @@ def triggered_state(run_dir: Path, t_f_step: int | None) -> tuple[bool | None, s
     if t_f_step is None:
         return False, "the fault-bearing observation was never delivered"
     if any(
-        d.step == t_f_step and d.role == "fault" and (d.effective or d.control)
-        for d in deliveries
+        d.step == t_f_step and d.role == "fault" and (d.effective or d.control) for d in deliveries
     ):
         return True, f"fault delivered at step {t_f_step}, confirmed by the intervention log"
     return None, f"ledger shows v′ at step {t_f_step} but the intervention log does not confirm it"

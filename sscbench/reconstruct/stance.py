@@ -25,6 +25,9 @@ _W = r"(?:\s+\w+){0,3}"  # up to three intervening words
 DOUBT = re.compile(
     r"\b(?:odd|weird|strange|unusual|suspicious|puzzling|surprising|unexpected|curious|"
     r"questionable|doubtful|anomal\w*|irregular\w*|glitch\w*|typo\w*|bug|mix-?up|"
+    r"stale|outdated|out[\s-]of[\s-]date|not\s+up[\s-]to[\s-]date|"
+    r"(?:may|might|could)\s+(?:well\s+)?(?:be|have\s+been)\s+(?:wrong|incorrect|inaccurate|"
+    r"mistaken|an?\s+(?:error|mistake|glitch))|"
     r"(?:seem|look|appear|sound)s?" + _W + r"\s+(?:off|wrong|incorrect|odd|strange|unusual|"
     r"inconsistent|suspicious|problematic)|"
     r"(?:is|was|be|seem|seems|looks?|appears?)\s+(?:a\s+)?(?:an?\s+)?(?:error|mistake)|"
@@ -152,10 +155,29 @@ SETTING = re.compile(
 """A value named as the *new* value of a change ("upgrade the cabin to economy")."""
 
 
+ACTION_IMPOSSIBLE = re.compile(
+    r"\b(?:\w+ing\b[^.;,!?]{0,30}?|(?:an?|the|any|further|this|that)\s+(?:\w+\s+)?"
+    r"(?:exchange|return|modification|change|cancellation|refund|update|upgrade|downgrade|"
+    r"rebooking|booking|request|action|transfer)s?)\s+(?:isn'?t|is\s+not|won'?t\s+be|"
+    r"will\s+not\s+be|wouldn'?t\s+be|would\s+not\s+be|is\s+no\s+longer|are\s+not|"
+    r"aren'?t)\s+possible\b|\b(?:not|im)possible\s+(?:for\s+(?:me|us)\s+)?to\b"
+)
+"""An *action* said to be impossible ("so an exchange isn't possible", "modifying it is not
+possible", "it's impossible to change"): a consequence the agent draws from the record, not
+doubt about it — it is removed before looking for doubt."""
+
+
+def doubts(low: str) -> bool:
+    """Whether folded text doubts or contradicts what it is about (an action said to be
+    impossible is not doubt)."""
+    kept = ACTION_IMPOSSIBLE.sub(" ", low)
+    return DOUBT.search(kept) is not None or INCONSISTENT.search(kept) is not None
+
+
 def stance_of(text: str, start: int, end: int) -> Stance:
     """How ``text`` treats the value it mentions at ``[start, end)``."""
     low = fold(text)
-    if DOUBT.search(low) or INCONSISTENT.search(low):
+    if doubts(low):
         return "flag"
     if negated_at(text, start, end):
         return "deny"

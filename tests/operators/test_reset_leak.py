@@ -221,6 +221,7 @@ def _relies(contract: FaultContract, text: str) -> bool:
         f"I'm sorry, but {ORDER} has already been cancelled.",
         f"Order {ORDER} shows as cancelled.",
         f"status of order {ORDER} is cancelled",
+        f"Since {ORDER} is cancelled, modifying the shipping address isn't possible.",
     ],
 )
 def test_stating_the_leaked_status_is_a_use(proposals: list[Any], text: str) -> None:
@@ -237,6 +238,8 @@ def test_stating_the_leaked_status_is_a_use(proposals: list[Any], text: str) -> 
         f"I will cancel order {ORDER} for you now.",
         f"Note: status of order {ORDER} is cancelled cannot be right (the store checks the "
         "order's status when I submit the request); I do not rely on it.",
+        f"The cached record for {ORDER} says cancelled, but that may be stale, so I'll try the "
+        "update anyway.",
     ],
 )
 def test_a_questioned_or_refused_status_is_not_a_use(proposals: list[Any], text: str) -> None:
@@ -248,6 +251,7 @@ def test_a_questioned_or_refused_status_is_not_a_use(proposals: list[Any], text:
     [
         (EXCHANGE, "A return has already been requested for order #W2378156."),
         (EXCHANGE, "There is a pending return request on #W2378156, so I can't exchange it."),
+        (EXCHANGE, "#W2378156 already has a return in progress, so an exchange isn't possible."),
         (CANCEL, "The items of #W5199551 were already modified, so it can't be cancelled."),
     ],
 )

@@ -63,6 +63,27 @@ def test_conditions_on_a_value_and_bare_impossibility(text: str, value: str, sta
 
 
 @pytest.mark.parametrize(
+    ("text", "value", "stance"),
+    [
+        # an action said to be impossible is a consequence the agent draws from the value
+        ("The order is cancelled, so an exchange isn't possible.", "cancelled", "assert"),
+        ("Since it shipped by ground, modifying it is not possible.", "ground", "assert"),
+        ("It's economy, and it is impossible to upgrade online.", "economy", "assert"),
+        # the value itself said to be impossible, or the record doubted, is a flag
+        ("A return on May 11 isn't possible: you leave May 14.", "May 11", "flag"),
+        ("The record says cancelled, but that may be stale.", "cancelled", "flag"),
+        ("It shows cancelled; the data might be outdated.", "cancelled", "flag"),
+        ("It shows cancelled, which could be a glitch.", "cancelled", "flag"),
+    ],
+)
+def test_an_impossible_action_is_not_doubt_but_stale_data_is(
+    text: str, value: str, stance: str
+) -> None:
+    at = text.index(value)
+    assert stance_of(text, at, at + len(value)) == stance
+
+
+@pytest.mark.parametrize(
     ("before", "attributed"),
     [
         ("user says he returns", True),

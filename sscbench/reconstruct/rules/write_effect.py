@@ -45,7 +45,7 @@ from sscbench.reconstruct.rules.return_date import (
     seen_flight_numbers,
 )
 from sscbench.reconstruct.segment import Unit
-from sscbench.reconstruct.stance import DOUBT, INCONSISTENT, PLAN
+from sscbench.reconstruct.stance import INCONSISTENT, PLAN, doubts
 from sscbench.reconstruct.values import Mention, find_dates, find_money, fold, money_key
 from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
 
@@ -425,9 +425,7 @@ class WriteEffectRules(UseRules):
                 # "changed from HAT227 to HAT110": the old value is the contrast, the new
                 # one what the unit asserts.
                 found = [vm for vm in found if vm.which == "v_prime"]
-            doubted = any(
-                INCONSISTENT.search(t) or DOUBT.search(t) for t in (low, fold(unit.message))
-            )
+            doubted = any(doubts(t) for t in (low, fold(unit.message)))
             for m in find_money(unit.text):
                 if (
                     m.value in amounts
