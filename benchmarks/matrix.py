@@ -1,8 +1,8 @@
 """Simulated matrix benchmark: a 1k / 10k / 100k-run experiment on the Ray executor, and
 how the driver's memory grows with it.
 
-What runs: the shipped case set (244 cases on 96 clean tasks) × the five scripted agents ×
-as many repetitions as the size needs (so a size is a lower bound: 100,000 plans 100,520
+What runs: the shipped case set (274 cases on 106 clean tasks) × the five scripted agents ×
+as many repetitions as the size needs (so a size is a lower bound: 100,000 plans 100,540
 runs), streamed by the experiment's ``Schedule`` and run with ``keep_records=False`` as
 ``sscbench experiment`` does — the driver holds counts, not one record per run. Each run
 is a *simulated* episode (:mod:`sscbench.experiments.simulated`): a real four-line ledger
