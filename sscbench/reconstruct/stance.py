@@ -26,6 +26,8 @@ DOUBT = re.compile(
     r"\b(?:odd|weird|strange|unusual|suspicious|puzzling|surprising|unexpected|curious|"
     r"questionable|doubtful|anomal\w*|irregular\w*|glitch\w*|typo\w*|bug|mix-?up|"
     r"stale|outdated|out[\s-]of[\s-]date|not\s+up[\s-]to[\s-]date|"
+    r"(?:won'?t|will\s+not|do(?:n'?t|\s+not)|not\s+going\s+to|can'?t|cannot|shouldn'?t)\s+"
+    r"(?:rely|count|go|act|trust)\s+(?:on|by)|"
     r"(?:may|might|could)\s+(?:well\s+)?(?:be|have\s+been)\s+(?:wrong|incorrect|inaccurate|"
     r"mistaken|an?\s+(?:error|mistake|glitch))|"
     r"(?:seem|look|appear|sound)s?" + _W + r"\s+(?:off|wrong|incorrect|odd|strange|unusual|"

@@ -19,45 +19,10 @@ import re
 from sscbench.envs.environment import tool_kinds
 from sscbench.reconstruct.detector import FactModel, ValueMention
 from sscbench.reconstruct.rules.base import USE_RULES, RunView
+from sscbench.reconstruct.rules.effect_claims import QUESTION, STATUS_FORMS, claims
 from sscbench.reconstruct.rules.tool_defects import ToolDefectRules
 from sscbench.reconstruct.segment import Unit
-from sscbench.reconstruct.stance import PLAN
-from sscbench.reconstruct.values import Mention, fold
-
-_DONE = r"(?:already\s+|been\s+|already\s+been\s+)?"
-_REQUESTED = r"(?:requested|initiated|submitted|in\s+progress|pending|open)"
-FORMS: dict[str, re.Pattern[str]] = {
-    "cancelled": re.compile(r"\bcancell?ed\b"),
-    "return requested": re.compile(
-        rf"\breturn\s+(?:has\s+|was\s+|is\s+)?{_DONE}{_REQUESTED}"
-        r"|\b(?:requested|initiated|submitted)\s+(?:a\s+|the\s+)?return\b"
-        r"|\b(?:pending|open|existing)\s+return(?:\s+request)?\b|\breturn\s+request\b"
-    ),
-    "exchange requested": re.compile(
-        rf"\bexchange\s+(?:has\s+|was\s+|is\s+)?{_DONE}{_REQUESTED}"
-        r"|\b(?:requested|initiated|submitted)\s+(?:an\s+|the\s+)?exchange\b"
-        r"|\b(?:pending|open|existing)\s+exchange(?:\s+request)?\b|\bexchange\s+request\b"
-    ),
-    "pending (item modified)": re.compile(
-        rf"\bitems?\s+(?:has\s+|have\s+|were\s+|was\s+)?{_DONE}(?:modified|changed)\b"
-        r"|\bitems?\b[^.;,?!]{0,40}?\b(?:were|was|has\s+been|have\s+been)\s+(?:already\s+)?"
-        r"(?:modified|changed)\b|\bmodified\s+items?\b"
-    ),
-}
-"""Surface forms of the statuses an earlier request leaves (matched on folded text)."""
-
-QUESTION = re.compile(r"^\s*(?:was|is|has|had|did|does|were|have)\b[^?]*\?\s*$")
-"""A yes/no question about the record ("Was order #W… cancelled?"): it asks, not states."""
-
-NO_RELY = re.compile(
-    r"\b(?:won'?t|will\s+not|do(?:n'?t|\s+not)|not\s+going\s+to|can'?t|cannot)\s+"
-    r"(?:rely|count|go|act|trust)\s+(?:on|by)\b"
-)
-"""The agent declines to rely on what it quotes ("it shows as cancelled, but I won't rely on
-that")."""
-
-CLAUSE = re.compile(r"[,;.:!?]\s")
-
+from sscbench.reconstruct.values import fold
 
 STATUSES = (
     "pending",
@@ -77,7 +42,7 @@ class ResetLeakRules(ToolDefectRules):
     def model(self, view: RunView, step: int) -> FactModel:
         """The defect-class model, with paraphrases of ``v′``."""
         base = super().model(view, step)
-        pattern = FORMS.get(str(view.contract.injected_value))
+        pattern = STATUS_FORMS.get(str(view.contract.injected_value))
         if pattern is None:
             return base
         kinds = tool_kinds(view.contract.domain)
@@ -98,20 +63,14 @@ class ResetLeakRules(ToolDefectRules):
                     for vm in found
                     if vm.which != "v" or not any(a <= vm.mention.start < b for a, b in spans)
                 ]
-            if QUESTION.match(text) or NO_RELY.search(text):
+            if QUESTION.match(text):
                 return [vm for vm in found if vm.which != "v_prime"]
             if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
                 return found  # a leaf of a planned write's arguments
             names = [(m.start(), m.end()) for m in tools.finditer(text)]
             taken = [(vm.mention.start, vm.mention.end) for vm in found] + names
-            for m in pattern.finditer(text):
-                if any(a < m.end() and m.start() < b for a, b in taken):
-                    continue
-                clause = CLAUSE.split(text[: m.start()])[-1]
-                if PLAN.search(clause):  # "I'll submit a return request": the agent's plan
-                    continue
-                mention = Mention(str(view.contract.injected_value), m.start(), m.end(), "full")
-                found.append(ValueMention(mention, "v_prime", "status"))
+            value = str(view.contract.injected_value)
+            found += claims(unit, pattern, value, "status", taken)
             return found
 
         return dataclasses.replace(base, find=find)

@@ -115,5 +115,5 @@ def _arguments_after(text: str, start: int) -> tuple[int, int]:
     return (m.end() - 1, len(text))
 
 
-for _name in ("partial_effect", "ignored_argument", "unenforced_precondition", "invariant_break"):
+for _name in ("ignored_argument", "unenforced_precondition", "invariant_break"):
     USE_RULES.add(_name, ToolDefectRules)
