@@ -39,6 +39,8 @@ STATUSES = (
 class ResetLeakRules(ToolDefectRules):
     """Defect-class rules, plus the ways a handled status is said."""
 
+    effect = False  # the stale status is a read's, not the effect of the agent's write
+
     def model(self, view: RunView, step: int) -> FactModel:
         """The defect-class model, with paraphrases of ``v′``."""
         base = super().model(view, step)
