@@ -71,6 +71,12 @@ VERIFY = re.compile(
     r"can\s+you\s+(?:tell|let)\s+me\s+(?:if|whether)|does\s+(?:that|this)\s+(?:match|sound\s+"
     r"right)|do\s+you\s+(?:know|recall|remember))(?:\b|(?<=\?))"
 )
+YES_NO = re.compile(
+    r"\s*(?:(?:is|are|was|were)\s+(?:your|the|this|that|these|those|it|its)|"
+    r"(?:did|do|does|have|has)\s+(?:you|your|it|the|this))\b[^?]*\?"
+)
+"""A yes/no question about the record or the user's own ("Is your keyboard the 60% size?",
+"Did you order the black one?"): the agent asks about the value, it does not assert it."""
 ACTION_REQUEST = re.compile(
     r"\b(?:proceed|go\s+ahead|would\s+you\s+like|do\s+you\s+want|shall\s+i|should\s+i|"
     r"want\s+(?:me\s+)?to|like\s+(?:me\s+)?to|ok(?:ay)?\s+to|reply\s+(?:yes|with)|"
@@ -184,7 +190,7 @@ def stance_of(text: str, start: int, end: int) -> Stance:
     if negated_at(text, start, end):
         return "deny"
     question = "?" in low[start:] or low.rstrip().endswith("?")
-    if question and VERIFY.search(low) and not ACTION_REQUEST.search(low):
+    if question and (VERIFY.search(low) or YES_NO.match(low)) and not ACTION_REQUEST.search(low):
         return "verify"
     intent = VERIFY_INTENT_BEFORE.search(low[max(0, start - 60) : start])
     if intent is not None:

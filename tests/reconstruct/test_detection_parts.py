@@ -74,6 +74,10 @@ def test_conditions_on_a_value_and_bare_impossibility(text: str, value: str, sta
         ("The record says cancelled, but that may be stale.", "cancelled", "flag"),
         ("It shows cancelled; the data might be outdated.", "cancelled", "flag"),
         ("It shows cancelled, which could be a glitch.", "cancelled", "flag"),
+        # a yes/no question about the value checks it; an offer does not
+        ("Is your keyboard the 60% size?", "60%", "verify"),
+        ("Did you order the black one?", "black", "verify"),
+        ("Is there anything else I can do for your 60% keyboard?", "60%", "assert"),
     ],
 )
 def test_an_impossible_action_is_not_doubt_but_stale_data_is(
