@@ -22,6 +22,19 @@ def get_path(obj: Any, path: str) -> Any:
     return obj
 
 
+MISSING: Any = object()
+"""What :func:`lookup` returns for a path the value does not have (equal to nothing)."""
+
+
+def lookup(obj: Any, path: str) -> Any:
+    """Value at a dotted path, or :data:`MISSING` where the path does not lead anywhere (so
+    comparing a record that lacks the field with any value is simply False)."""
+    try:
+        return get_path(obj, path)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return MISSING
+
+
 def set_path(obj: Any, path: str, value: Any) -> None:
     """Set the value at a dotted path of nested dicts and lists (in place)."""
     parts = tokens(path)

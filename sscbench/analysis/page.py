@@ -42,6 +42,7 @@ dl.defs dt{font-weight:600;margin-top:.6em} dl.defs dd{margin-left:1.2em}
 .problems{color:#8a1c1c}
 """
 
+
 def _csp_hash(text: str) -> str:
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"

@@ -149,9 +149,7 @@ def validation_section(run_root: Path) -> str:
     try:
         path = directory / COMPARISON_FILE
         if path.is_file():
-            comparison, table = _comparison(
-                ComparisonRecord.model_validate_json(path.read_bytes())
-            )
+            comparison, table = _comparison(ComparisonRecord.model_validate_json(path.read_bytes()))
             tables.append(table)
         path = directory / SCORES_FILE
         if path.is_file():

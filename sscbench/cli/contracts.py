@@ -25,9 +25,7 @@ def register(sub: Any) -> None:
         help="a domain to audit (repeat for several; default: all three)",
     )  # fmt: skip
     a.add_argument("--out", type=Path, default=Path("contracts-audit"), help="output directory")
-    a.add_argument(
-        "--no-reliability", action="store_true", help="skip the mutant run (faster)"
-    )
+    a.add_argument("--no-reliability", action="store_true", help="skip the mutant run (faster)")
     a.set_defaults(handler=handle_audit)
 
 

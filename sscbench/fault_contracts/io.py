@@ -126,8 +126,7 @@ def ledger_contract(ledger: Ledger) -> FaultContract | None:
         contract = FaultContract.model_validate(fault)
     except ValidationError as exc:
         raise ConfigError(
-            f"{ledger.path}: the header's fault is not a valid contract "
-            f"({validation_problem(exc)})"
+            f"{ledger.path}: the header's fault is not a valid contract ({validation_problem(exc)})"
         ) from None
     try:
         get_relation(contract.refutation.relation)

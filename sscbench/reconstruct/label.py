@@ -26,7 +26,7 @@ from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.fault_contracts.refutation import refutation_arrival
-from sscbench.json_paths import get_path
+from sscbench.json_paths import lookup
 from sscbench.reconstruct.contract_labels import contract_label
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
@@ -34,15 +34,6 @@ from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, Us
 from sscbench.records.events import AgentMessage, AgentToolCall, by_agent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-
-_MISSING = object()
-
-
-def _value(data: Any, path: str) -> Any:
-    try:
-        return get_path(data, path)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return _MISSING
 
 
 def fault_step(contract: FaultContract, history: History) -> int | None:
@@ -60,14 +51,14 @@ def fault_step(contract: FaultContract, history: History) -> int | None:
             path = contract.target.paths[0]
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match) and (
-                    _value(d.data, path) == contract.injected_value
+                    lookup(d.data, path) == contract.injected_value
                 ):
                     return d.step
             return None
         if isinstance(spec, ObservationRewrite) and spec.role == "fault":
             for d in history.successes(spec.tool):
                 if arguments_match(d.call.arguments, spec.match) and all(
-                    _value(d.data, e.path) == e.value for e in spec.edits
+                    lookup(d.data, e.path) == e.value for e in spec.edits
                 ):
                     return d.step
     return None

@@ -123,9 +123,7 @@ def export_review(
     if packets.is_dir() and any(packets.iterdir()):
         raise ConfigError(f"{out} already holds packets; export into a new directory")
     if out.is_dir() and any(out.iterdir()):
-        raise ConfigError(
-            f"{out} is not empty; a review is exported into a new or empty directory"
-        )
+        raise ConfigError(f"{out} is not empty; a review is exported into a new or empty directory")
     labels, labels_path = automatic_labels(root)
     dirs = run_dirs_by_id(root)
     chosen = stratified_sample(labels, n, seed, include_controls=include_controls)

@@ -150,5 +150,7 @@ def validate(text: str, where: str) -> None:
     try:
         check_expression(text)
     except ValueError as exc:
-        raise ConfigError(f"{where}: predicate {text!r}: {exc}; use only {', '.join(ROLES)} "
-                          "and the documented helpers") from None
+        raise ConfigError(
+            f"{where}: predicate {text!r}: {exc}; use only {', '.join(ROLES)} "
+            "and the documented helpers"
+        ) from None

@@ -92,9 +92,7 @@ def evaluate_mutant(m: Mutant, baseline: ToolResult) -> MutantRow:
     )  # fmt: skip
 
 
-def measure(
-    baselines: dict[tuple[str, str], ToolResult], domains: tuple[str, ...]
-) -> Reliability:
+def measure(baselines: dict[tuple[str, str], ToolResult], domains: tuple[str, ...]) -> Reliability:
     """Run every shipped mutant of ``domains`` and every control; ``baselines`` are the
     shipped tools' results (from the audit), keyed by (domain, tool)."""
     rows = [
@@ -131,6 +129,4 @@ def measure(
 
 def baselines_for(domain: str) -> dict[tuple[str, str], ToolResult]:
     """The shipped tools' results of one domain (what :func:`measure` compares against)."""
-    return {
-        (domain, c.tool): check_tool(make_adapter(domain), c) for c in load_contracts(domain)
-    }
+    return {(domain, c.tool): check_tool(make_adapter(domain), c) for c in load_contracts(domain)}

@@ -94,9 +94,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     head = "".join(f"<th>{escape(str(h))}</th>" for h in header)
     body = []
     for row in rows:
-        cells = "".join(
-            f'<td class="{escape(str(v))}">{escape(str(v))}</td>' for v in row
-        )
+        cells = "".join(f'<td class="{escape(str(v))}">{escape(str(v))}</td>' for v in row)
         body.append(f"<tr>{cells}</tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 

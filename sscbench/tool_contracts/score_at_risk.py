@@ -153,8 +153,10 @@ def _basis(fields: tuple[str, ...], reads: list[str] | None) -> Basis | None:
         return "unresolved"
     if "*" in reads:
         return "whole_state_hash"
+
     def near(a: str, b: str) -> bool:
         return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
     if any(near(f, r) for f in fields for r in reads):
         return "exact_field"
     if {f.split(".")[0] for f in fields} & {r.split(".")[0] for r in reads}:
@@ -172,8 +174,13 @@ def _gold_calls(task: Any, domain: str) -> Iterator[tuple[str, dict[str, Any]]]:
             yield a.name, dict(a.arguments)
 
 
-def _replay(adapter: Adapter, contract: Contract, clause: ClauseResult, task: Any,
-            construct: tuple[str, str] | None) -> tuple[bool, bool, dict[str, Any]]:
+def _replay(
+    adapter: Adapter,
+    contract: Contract,
+    clause: ClauseResult,
+    task: Any,
+    construct: tuple[str, str] | None,
+) -> tuple[bool, bool, dict[str, Any]]:
     """Replay a gold path; returns (gold calls the tool, trigger reached, final state)."""
     from sscbench.tool_contracts.predicates import evaluate
 
@@ -195,7 +202,7 @@ def _replay(adapter: Adapter, contract: Contract, clause: ClauseResult, task: An
                     ok = holds(spec, obs)
                 except PredicateError:
                     ok = True
-                reached |= (not ok and (clause.kind != "pre" or not out.error or obs.mutated))
+                reached |= not ok and (clause.kind != "pre" or not out.error or obs.mutated)
         else:
             adapter.call(name, args)
     return called, reached, adapter.snapshot()
@@ -222,8 +229,12 @@ def defect_fields(contract: Contract, clause: ClauseResult) -> tuple[str, ...]:
     return ()
 
 
-def risk(contract: Contract, clause: ClauseResult, patch: Patch | None,
-         construct: tuple[str, str] | None = None) -> FindingRisk:
+def risk(
+    contract: Contract,
+    clause: ClauseResult,
+    patch: Patch | None,
+    construct: tuple[str, str] | None = None,
+) -> FindingRisk:
     """Score-at-risk of one VIOLATES clause."""
     finding = f"{contract.domain}/{contract.tool}/{clause.clause}"
     fields = defect_fields(contract, clause)

@@ -104,8 +104,10 @@ def _scan_function(domain: str, file: str, fn: ast.FunctionDef) -> Iterator[Cand
         )
 
     for node in ast.walk(fn):
-        if writes and isinstance(node, ast.Return) and isinstance(
-            node.value, ast.Constant | ast.JoinedStr
+        if (
+            writes
+            and isinstance(node, ast.Return)
+            and isinstance(node.value, ast.Constant | ast.JoinedStr)
         ):
             yield cand("literal_success_return", node.lineno,
                        "a state-writing tool returns a literal string")  # fmt: skip

@@ -27,16 +27,7 @@ from typing import Any
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
 from sscbench.fault_contracts.refutation import RELATIONS, Arrival
-from sscbench.json_paths import get_path
-
-_MISSING = object()
-
-
-def _value(data: Any, path: str) -> Any:
-    try:
-        return get_path(data, path)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return _MISSING
+from sscbench.json_paths import lookup
 
 
 @RELATIONS.register("fresh_record")
@@ -53,7 +44,7 @@ def fresh_record(contract: FaultContract, history: History) -> Arrival:
         (
             d
             for d in history.successes(p["read_tool"])
-            if isinstance(d.data, dict) and d.data.get(key) == eid and _value(d.data, path) == stale
+            if isinstance(d.data, dict) and d.data.get(key) == eid and lookup(d.data, path) == stale
         ),
         None,
     )
@@ -77,7 +68,7 @@ def fresh_record(contract: FaultContract, history: History) -> Arrival:
                 f"{name} on {eid} succeeded at step {d.step}; its guard admits only "
                 f"{path}={true!r}, not the {stale!r} read at step {fault.step}",
             )
-        shown = _value(d.data, path)
+        shown = lookup(d.data, path)
         if shown == true:
             return Arrival.found(
                 d.step,
