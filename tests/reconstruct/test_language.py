@@ -120,6 +120,12 @@ ITEM_OPTION = [
     (NOTHING, "Available sizes: 60%, 80% and full size."),
     (NOTHING, "Item 4402162122 is tactile, RGB, 60%."),
     (NOTHING, "Which switch type would you like instead?"),
+    # a reason drawn from the ordered item, in a sentence that otherwise offers others
+    (RELIES, "Since your keyboard is the 60% layout, would you like one with tactile switches?"),
+    (RELIES, "Since the keyboard is 60%, I'll look for a tactile one to exchange it for."),
+    (NOTHING, "Since the 60% variant is out of stock, I can exchange it for the 80% one."),
+    # a yes/no question about the value checks it
+    (USES, "Is your keyboard the 60% size?"),
 ]
 
 WRITE_EFFECT = [

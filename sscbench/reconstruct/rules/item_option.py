@@ -133,6 +133,32 @@ def _offer(unit: Unit) -> bool:
     return False
 
 
+REASON = re.compile(
+    r"\b(?:since|because|given\s+that|now\s+that|seeing\s+that)\s|(?:^|[,;:]\s+)as\s"
+)
+STOCK = re.compile(
+    r"\b(?:out\s+of\s+stock|unavailable|sold\s+out|discontinued|costs?|priced?|cheaper|"
+    r"more\s+expensive)\b"
+)
+"""A reason about a candidate's availability or price, not about the ordered item."""
+CLAUSE_END = re.compile(r"[,;:]\s|\s(?:so|and\s+so|which\s+is\s+why)\s|$")
+
+
+def _reason_clauses(text: str) -> list[tuple[int, int]]:
+    """Spans of the clauses that give a reason from the ordered item ("Since the keyboard
+    is 60%, …") in a unit that otherwise talks of candidate items: the reason states the
+    current option even where the rest of the sentence offers others."""
+    low = fold(text)
+    out: list[tuple[int, int]] = []
+    for m in REASON.finditer(low):
+        end = CLAUSE_END.search(low, m.end())
+        stop = end.start() if end is not None else len(low)
+        clause = low[m.start() : stop]
+        if not OFFER.search(clause) and not STOCK.search(clause):
+            out.append((m.start(), stop))
+    return out
+
+
 def option_mentions(unit: Unit, option: str, value: str, year: int = 2024) -> list[Mention]:
     """Mentions of one option value in a unit, in the forms the value takes."""
     return list(_option_mentions(unit.text, unit.framed, option, value, year))
@@ -350,13 +376,18 @@ class ItemOptionRules(UseRules):
                 if explicit["path"] != path or explicit["id"] != oid:
                     return []
                 bound = "target"
-            elif not ITEM_ID.search(unit.text) and _offer(unit):
-                return []
+            reasons: list[tuple[int, int]] | None = None
+            if explicit is None and not ITEM_ID.search(unit.text) and _offer(unit):
+                reasons = _reason_clauses(unit.text)
+                if not reasons:
+                    return []
             found = []
             for which, value in _pairs(vp, v):
                 if which == "v" and value == vp:
                     continue
                 for m in option_mentions(unit, option, value):
+                    if reasons is not None and not any(a <= m.start < b for a, b in reasons):
+                        continue  # a candidate item's option, not the ordered one's
                     here = bound
                     if here is None and _replaced_side(unit.text, m.end, successors):
                         here = "target"
