@@ -124,6 +124,7 @@ ITEM_OPTION = [
     (RELIES, "Since your keyboard is the 60% layout, would you like one with tactile switches?"),
     (RELIES, "Since the keyboard is 60%, I'll look for a tactile one to exchange it for."),
     (NOTHING, "Since the 60% variant is out of stock, I can exchange it for the 80% one."),
+    (NOTHING, "We have it in full size as well as 60%; which would you prefer?"),
     # a yes/no question about the value checks it
     (USES, "Is your keyboard the 60% size?"),
 ]

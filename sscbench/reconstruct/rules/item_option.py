@@ -41,7 +41,9 @@ OFFER = re.compile(
     r"variants?|alternatives?|choices?|instead|replacement|replac\w*\s+(?:it\s+|them\s+)?with|"
     r"new\s+item|exchang\w*\s+(?:it\s+|them\s+)?(?:for|to|with|into)|switch\w*\s+to|"
     r"upgrad\w*\s+to|swap\w*|cheapest|comes?\s+in|select|choose|pick|prefer|"
-    r"would\s+you\s+like|in\s+exchange|target|desired|requested)\b"
+    r"would\s+you\s+like|in\s+exchange|target|desired|requested|"
+    r"(?:we|they|store)\s+(?:have|has|carry|carries|stock|sell|offer)\s+(?:it|them|this|that|"
+    r"one|the\s+\w+)\s+in)\b"
 )
 CURRENT = re.compile(
     r"\b(?:current\w*|original\w*|existing|ordered|purchased|bought|received|you\s+have|"
