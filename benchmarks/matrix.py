@@ -13,10 +13,12 @@ driver's atomic rename, ledger digest, status log, summary — not τ² and not 
 a real episode costs 10–50 ms of CPU more (see ``executors.py``).
 
 Each size runs in its own process (a fresh Ray cluster with 2 CPUs, 2 actors) so peak RSS
-is that size's alone: the driver's (``ru_maxrss``) and each actor's. The scaling exponent
-b of peak RSS ≈ a·N^b is fitted between the sizes (b = 0: flat, b = 1: linear).
+is that size's alone: the driver's (``ru_maxrss``) and each actor's. It is then resumed in
+another fresh process (every run found finished and checked, nothing re-run), whose driver
+peak RSS is reported beside. The scaling exponent b of peak RSS ≈ a·N^b is fitted between
+the sizes (b = 0: flat, b = 1: linear).
 
-    .venv/bin/python benchmarks/matrix.py                 # 1k, 10k, 100k: ~12 min on 2 cores
+    .venv/bin/python benchmarks/matrix.py                 # 1k, 10k, 100k: ~4 min on 2 cores
     .venv/bin/python benchmarks/matrix.py --sizes 1000 10000
 """
 
@@ -54,8 +56,9 @@ def _experiment_text(size: int, concurrency: int) -> str:
     return f"{head}repetitions = {repetitions}\n{configs}"
 
 
-def arm(size: int, concurrency: int) -> dict[str, Any]:
-    """One size, in this (fresh) process."""
+def arm(size: int, concurrency: int, where: Path) -> dict[str, Any]:
+    """One size, in this (fresh) process, into ``where`` (a session already there is
+    resumed: every run is found finished, checked and recorded again)."""
     import ray
 
     from sscbench.experiments import Schedule, load_experiment, run_experiment
@@ -70,22 +73,19 @@ def arm(size: int, concurrency: int) -> dict[str, Any]:
             actor_rss.extend(self._ray.get([a.peak_rss_mib.remote() for a in self._actors]))
             super().close()
 
-    tmp = Path(tempfile.mkdtemp(prefix="sscbench-matrix-"))
-    try:
-        path = tmp / "exp.toml"
+    path = where / "exp.toml"
+    if not path.exists():
         path.write_text(_experiment_text(size, concurrency), encoding="utf-8")
-        experiment = load_experiment(path)
-        start = time.perf_counter()
-        schedule = Schedule(experiment)
-        planned_runs = len(schedule)
-        schedule.depended_on()
-        planned = time.perf_counter() - start
-        executor = Measured(None, concurrency, episode=simulated_episode)
-        result = run_experiment(experiment, tmp / "out", executor=executor, keep_records=False)
-        wall = time.perf_counter() - start
-        status_bytes = (tmp / "out" / "schedule.jsonl").stat().st_size
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    experiment = load_experiment(path)
+    start = time.perf_counter()
+    schedule = Schedule(experiment)
+    planned_runs = len(schedule)
+    schedule.depended_on()
+    planned = time.perf_counter() - start
+    executor = Measured(None, concurrency, episode=simulated_episode)
+    result = run_experiment(experiment, where / "out", executor=executor, keep_records=False)
+    wall = time.perf_counter() - start
+    status_bytes = (where / "out" / "schedule.jsonl").stat().st_size
     observed = sum(
         n for row in result.counts().values() for k, n in row.items() if k.endswith("_observed")
     )
@@ -117,28 +117,47 @@ def main() -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--where", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(arm(args.child, args.concurrency)))
+        print(json.dumps(arm(args.child, args.concurrency, args.where)))
         return 0
     rows = []
     for size in args.sizes:
+        where = Path(tempfile.mkdtemp(prefix="sscbench-matrix-"))
         child = ["--child", str(size), "--concurrency", str(args.concurrency)]
-        out = subprocess.run(
-            [sys.executable, __file__, *child],
-            capture_output=True,
-            text=True,
-            check=True,
+        try:
+            runs = []
+            for _ in ("run", "resume"):  # each in a fresh process: its own peak RSS
+                out = subprocess.run(
+                    [sys.executable, __file__, *child, "--where", str(where)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        finally:
+            shutil.rmtree(where, ignore_errors=True)
+        row, resumed = runs
+        assert resumed["executed"] == 0, "a resumed session re-ran finished runs"
+        row["resume"] = {k: resumed[k] for k in ("wall_s", "driver_peak_rss_mib", "finished")}
+        rows.append(row)
+        print(
+            f"{size}: {row['wall_s']:.1f} s, resumed in {resumed['wall_s']:.1f} s",
+            file=sys.stderr,
+            flush=True,
         )
-        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
-        print(f"{size}: {rows[-1]['wall_s']:.1f} s", file=sys.stderr, flush=True)
-    print("| runs | wall s | runs/s | driver peak RSS MiB | actors' peak RSS MiB | status MiB |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| runs | wall s | runs/s | driver peak RSS MiB | actors' peak RSS MiB | status MiB | "
+        "resume wall s | resume driver RSS MiB |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         actors = " / ".join(f"{x:.0f}" for x in r["actor_peak_rss_mib"])
         print(
             f"| {r['runs']:,} | {r['wall_s']:.1f} | {r['runs_per_s']:.0f} | "
-            f"{r['driver_peak_rss_mib']:.0f} | {actors} | {r['status_file_mib']:.1f} |"
+            f"{r['driver_peak_rss_mib']:.0f} | {actors} | {r['status_file_mib']:.1f} | "
+            f"{r['resume']['wall_s']:.1f} | {r['resume']['driver_peak_rss_mib']:.0f} |"
         )
     driver_b = _exponent(rows, "driver_peak_rss_mib")
     if driver_b is not None:

@@ -20,6 +20,7 @@ derived from the key alone, which is what makes a re-run find its finished work.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -36,7 +37,7 @@ Reps = list[tuple[int, int]]
 """Repetitions as (index, seed)."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class RunKey:
     """What identifies a scheduled run across sessions."""
 
@@ -59,10 +60,10 @@ class RunKey:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunKey:
         """Read a key back from the status file."""
-        return cls(
-            case=str(data["case"]),
+        return cls(  # a resumed session holds one per run: their strings are shared
+            case=sys.intern(str(data["case"])),
             max_steps=int(data["max_steps"]),
-            config=str(data["config"]),
+            config=sys.intern(str(data["config"])),
             repetition=int(data["repetition"]),
             seed=int(data["seed"]),
         )

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -134,12 +134,56 @@ def read_status(path: Path) -> dict[RunKey, RunRecord]:
     return latest
 
 
+class PriorRecords:
+    """The latest valid record per key of a status file, remembered by where its line
+    starts and read back when asked for: a resumed 100,000-run session keeps a key and an
+    offset per run (the file is append-only, so an offset stays valid), not a record."""
+
+    def __init__(self, path: Path) -> None:
+        self._at: dict[RunKey, int] = {}
+        self._fh: BinaryIO | None = None
+        if not path.exists():
+            return
+        self._fh = path.open("rb")
+        offset = 0
+        for line in self._fh:  # a line at a time: never the whole file
+            try:  # session lines and lines cut by a crash do not validate
+                record = RunRecord.model_validate_json(line)
+            except ValidationError:
+                pass
+            else:
+                self._at[record.run_key] = offset
+            offset += len(line)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def _read(self, offset: int | None) -> RunRecord | None:
+        if offset is None or self._fh is None:
+            return None
+        self._fh.seek(offset)
+        return RunRecord.model_validate_json(self._fh.readline())
+
+    def get(self, key: RunKey) -> RunRecord | None:
+        """The record of ``key``, if an earlier session settled it."""
+        return self._read(self._at.get(key))
+
+    def pop(self, key: RunKey) -> RunRecord | None:
+        """:meth:`get`, forgetting the key."""
+        return self._read(self._at.pop(key, None))
+
+    def close(self) -> None:
+        """Close the file."""
+        if self._fh is not None:
+            self._fh.close()
+
+
 class StatusLog:
     """Appends records to the status file (single writer: the event-loop thread)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.latest = read_status(path)
+        self.latest = PriorRecords(path)
         """The latest record per key from earlier sessions, until this session settles it."""
         self._fh = path.open("ab")
         if self._fh.tell() > 0:
@@ -166,7 +210,7 @@ class StatusLog:
         :attr:`latest` rather than replaced: the log holds no record of this session's (the
         engine keeps those others wait for), and its memory shrinks as a resumed session
         advances instead of growing with the schedule."""
-        previous = self.latest.pop(record.run_key, None)
+        previous = self.latest.pop(record.run_key)
         if previous is not None and previous.same_outcome(record):
             return False
         self._write(record.model_dump_json().encode() + b"\n")
@@ -175,6 +219,7 @@ class StatusLog:
     def close(self) -> None:
         """Close the file."""
         self._fh.close()
+        self.latest.close()
 
 
 @contextmanager

@@ -137,3 +137,43 @@ def test_a_streamed_session_keeps_counts_not_records(
         return sorted((r.model_dump(exclude=strip) for r in latest.values()), key=str)
 
     assert status(tmp_path / "streamed") == status(tmp_path / "kept")
+
+
+def test_a_resumed_session_holds_earlier_records_as_lines(tmp_path: Path) -> None:
+    """The status log's view of earlier sessions is :func:`read_status`'s — latest valid
+    record per key, session lines and cut or foreign lines skipped — held as raw lines and
+    forgotten as the session settles each key."""
+    from sscbench.experiments.status import PriorRecords, RunRecord
+
+    def record(case: str, state: str, ts: float) -> RunRecord:
+        key = {"case": case, "max_steps": 30, "config": "h", "repetition": 0, "seed": 0}
+        return RunRecord.model_validate(
+            {
+                "ts": ts,
+                "key": key,
+                "condition": "clean",
+                "configuration": "x",
+                "domain": "retail",
+                "task_id": "0",
+                "run_id": f"clean/{case}",
+                "state": state,
+                "cause": None if state == "observed" else "harness_error",
+            }
+        )
+
+    path = tmp_path / STATUS_FILE
+    lines = [
+        '{"kind": "session", "ts": 1.0, "experiment": "e", "name": "e", "scheduled": 2, "pid": 1}',
+        record("a", "missing", 2.0).model_dump_json(),
+        record("b", "observed", 3.0).model_dump_json(),
+        record("a", "observed", 4.0).model_dump_json(),
+        '{"kind": "run", "ts": 5.0, "key": {"case": "b"}}',  # not a record: the last valid stays
+        record("c", "observed", 6.0).model_dump_json()[:40],  # cut by a crash
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    prior, expected = PriorRecords(path), read_status(path)
+    assert len(prior) == len(expected) == 2
+    for key, want in expected.items():
+        assert prior.get(key) == want
+    a = record("a", "observed", 0).run_key
+    assert prior.pop(a) == expected[a] and prior.get(a) is None and len(prior) == 1
