@@ -58,6 +58,9 @@ STATUS_FORMS: dict[str, re.Pattern[str]] = {
 }
 """Surface forms of the statuses a handled request leaves (matched on folded text)."""
 
+Claim = tuple[re.Pattern[str], str, str]
+"""A claim form: its pattern, the value of ``v′`` it names, and the mention's label."""
+
 REFUND = re.compile(
     r"\brefund\b[^.;!?]{0,40}?\b(?:has\s+been|have\s+been|was|were|is\s+being|is|will\s+be|"
     r"should\s+be|'s\s+been)\s+(?:fully\s+|successfully\s+)?(?:issued|processed|initiated|sent|"
@@ -74,13 +77,6 @@ REFUND = re.compile(
 
 QUESTION = re.compile(r"^\s*(?:was|is|has|had|did|does|were|have|are|do)\b[^?]*\?\s*$")
 """A yes/no question about the record ("Was order #W… cancelled?"): it asks, not states."""
-
-NO_RELY = re.compile(
-    r"\b(?:won'?t|will\s+not|do(?:n'?t|\s+not)|not\s+going\s+to|can'?t|cannot)\s+"
-    r"(?:rely|count|go|act|trust)\s+(?:on|by)\b"
-)
-"""The agent declines to rely on what it quotes ("it shows as cancelled, but I won't rely on
-that")."""
 
 CLAUSE = re.compile(r"[,;.:!?]\s|\s(?:but|although|though|however)\s")
 NEGATED = re.compile(r"\b(?:no|not|never|without|nothing|neither|nor)\b|n't\b")

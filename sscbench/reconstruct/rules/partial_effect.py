@@ -10,18 +10,12 @@ them (see :mod:`~sscbench.reconstruct.rules.effect_claims` for what is not a sta
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from typing import Any
 
-from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.reconstruct.detector import FactModel, ValueMention
 from sscbench.reconstruct.rules.base import USE_RULES, RunView
-from sscbench.reconstruct.rules.effect_claims import REFUND, STATUS_FORMS, claims
+from sscbench.reconstruct.rules.effect_claims import REFUND, STATUS_FORMS, Claim
 from sscbench.reconstruct.rules.tool_defects import ToolDefectRules
-from sscbench.reconstruct.segment import Unit
-from sscbench.reconstruct.values import fold
 
 
 def _refunds(history: Any) -> int:
@@ -36,7 +30,7 @@ def _refunds(history: Any) -> int:
     )
 
 
-def effect_claim(contract: FaultContract) -> tuple[re.Pattern[str], str, str] | None:
+def effect_claim(contract: FaultContract) -> Claim | None:
     """The claim form of the effect the contract's success reply showed and the state
     lacks: (pattern, the value it names, its label), or ``None``."""
     claimed, actual = contract.injected_value, contract.authoritative_value
@@ -54,26 +48,9 @@ def effect_claim(contract: FaultContract) -> tuple[re.Pattern[str], str, str] | 
 class PartialEffectRules(ToolDefectRules):
     """Defect-class rules, plus the ways the claimed effect is said."""
 
-    def model(self, view: RunView, step: int) -> FactModel:
-        """The defect-class model, with the claimed effect's usual forms."""
-        base = super().model(view, step)
-        claim = effect_claim(view.contract)
-        if claim is None:
-            return base
-        pattern, value, label = claim
-        kinds = tool_kinds(view.contract.domain)
-        writes = [n for n, k in kinds.items() if k == "write"]
-        tools = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
-
-        def find(unit: Unit) -> list[ValueMention]:
-            found = base.find(unit)
-            if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
-                return found  # a leaf of a planned write's arguments
-            names = [(m.start(), m.end()) for m in tools.finditer(fold(unit.text))]
-            taken = [(vm.mention.start, vm.mention.end) for vm in found] + names
-            return found + claims(unit, pattern, value, label, taken, effect=True)
-
-        return dataclasses.replace(base, find=find)
+    def claim_form(self, view: RunView) -> Claim | None:
+        """The claimed effect's usual forms."""
+        return effect_claim(view.contract)
 
 
 USE_RULES.add("partial_effect", PartialEffectRules)

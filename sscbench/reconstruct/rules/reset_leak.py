@@ -16,10 +16,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from sscbench.envs.environment import tool_kinds
 from sscbench.reconstruct.detector import FactModel, ValueMention
 from sscbench.reconstruct.rules.base import USE_RULES, RunView
-from sscbench.reconstruct.rules.effect_claims import QUESTION, STATUS_FORMS, claims
+from sscbench.reconstruct.rules.effect_claims import QUESTION, STATUS_FORMS, Claim
 from sscbench.reconstruct.rules.tool_defects import ToolDefectRules
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import fold
@@ -41,16 +40,18 @@ class ResetLeakRules(ToolDefectRules):
 
     effect = False  # the stale status is a read's, not the effect of the agent's write
 
-    def model(self, view: RunView, step: int) -> FactModel:
-        """The defect-class model, with paraphrases of ``v′``."""
-        base = super().model(view, step)
-        pattern = STATUS_FORMS.get(str(view.contract.injected_value))
-        if pattern is None:
-            return base
-        kinds = tool_kinds(view.contract.domain)
-        writes = [n for n, k in kinds.items() if k == "write"]
-        tools = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
+    def claim_form(self, view: RunView) -> Claim | None:
+        """The forms of the handled status ``v′``."""
+        status = str(view.contract.injected_value)
+        pattern = STATUS_FORMS.get(status)
+        return None if pattern is None else (pattern, status, "status")
 
+    def model(self, view: RunView, step: int) -> FactModel:
+        """The defect-class model with the status forms; "pending" inside "pending (item
+        modified)" is not ``v``, and a yes/no question states no status."""
+        base = super().model(view, step)
+        if self.claim_form(view) is None:
+            return base
         true = str(view.contract.authoritative_value)
         longer = [re.escape(fold(s)) for s in STATUSES if s != true and true in s]
         wider = re.compile("|".join(longer)) if longer else None
@@ -58,7 +59,7 @@ class ResetLeakRules(ToolDefectRules):
         def find(unit: Unit) -> list[ValueMention]:
             text = fold(unit.text)
             found = base.find(unit)
-            if wider is not None:  # "pending" inside "pending (item modified)" is not v
+            if wider is not None:
                 spans = [(m.start(), m.end()) for m in wider.finditer(text)]
                 found = [
                     vm
@@ -67,12 +68,6 @@ class ResetLeakRules(ToolDefectRules):
                 ]
             if QUESTION.match(text):
                 return [vm for vm in found if vm.which != "v_prime"]
-            if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
-                return found  # a leaf of a planned write's arguments
-            names = [(m.start(), m.end()) for m in tools.finditer(text)]
-            taken = [(vm.mention.start, vm.mention.end) for vm in found] + names
-            value = str(view.contract.injected_value)
-            found += claims(unit, pattern, value, "status", taken)
             return found
 
         return dataclasses.replace(base, find=find)

@@ -28,17 +28,22 @@ from sscbench.reconstruct.rules.base import (
     RunView,
     value_pairs,
 )
-from sscbench.reconstruct.rules.effect_claims import CONFIRM
+from sscbench.reconstruct.rules.effect_claims import CONFIRM, Claim, claims
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.stance import PLAN
 from sscbench.reconstruct.values import Mention, fold
 from sscbench.records.events import AgentToolCall
 
 PAID = re.compile(r"\b(?:paid|non[\s-]?free|extra|fees?|charged)\b")
-BAG_CUES = ("total_baggages", "nonfree_baggages")
+BAG_CUES: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {
+    "total_baggages": (re.compile(r"\b(?:bags?|baggage|luggage|suitcases?|checked)\b"), PAID),
+    "nonfree_baggages": (PAID, None),
+}
 """A bag count is a small number: the generic rules count it only beside its field's name.
 People say "2 checked bags" or "no paid bags"; a count counts beside its own noun, with the
-words that qualify that noun (paid, extra: the non-free count; otherwise the total)."""
+words that qualify that noun (paid, extra: the non-free count; otherwise the total). Said
+apart from its noun, it counts in a unit with its own words and (for the total) none of the
+other's."""
 
 
 class ToolDefectRules(GenericRules):
@@ -49,14 +54,21 @@ class ToolDefectRules(GenericRules):
     go-ahead ("I'll update your address to …, 77034. Shall I proceed?") names values it
     asks for, not the record's (ResetLeak's ``v′`` is a read's, so it says False)."""
 
+    def claim_form(self, view: RunView) -> Claim | None:
+        """The words agents use for ``v′`` beyond its value (a handled status, a refund):
+        (pattern, the value it names, its label), or ``None`` (the value rules only)."""
+        return None
+
     def model(self, view: RunView, step: int) -> FactModel:
-        """The generic model, without mentions inside a tool's name."""
+        """The generic model, without mentions inside a tool's name, plus the claim form's
+        mentions (:mod:`~sscbench.reconstruct.rules.effect_claims`)."""
         generic = super().model(view, step)
-        names = re.compile("|".join(re.escape(n) for n in sorted(tool_kinds(view.contract.domain))))
-
-        writes = [n for n, kind in tool_kinds(view.contract.domain).items() if kind == "write"]
-
+        kinds = tool_kinds(view.contract.domain)
+        names = re.compile("|".join(re.escape(n) for n in sorted(kinds)))
+        folded_names = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
+        writes = [n for n, kind in kinds.items() if kind == "write"]
         leaves = self._leaves(view)
+        claim = self.claim_form(view)
 
         def find(unit: Unit) -> list[ValueMention]:
             if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
@@ -68,7 +80,13 @@ class ToolDefectRules(GenericRules):
                 found = [vm for vm in found if vm.which != "v_prime"]
             if self.effect and _plans_a_write(unit, names):
                 return []  # values the planned write asks for, true or claimed
-            return [vm for vm in found if not any(a <= vm.mention.start < b for a, b in spans)]
+            kept = [vm for vm in found if not any(a <= vm.mention.start < b for a, b in spans)]
+            if claim is None:
+                return kept
+            pattern, value, label = claim
+            taken = [(vm.mention.start, vm.mention.end) for vm in kept]
+            taken += [(m.start(), m.end()) for m in folded_names.finditer(fold(unit.text))]
+            return kept + claims(unit, pattern, value, label, taken, effect=self.effect)
 
         return dataclasses.replace(generic, find=find)
 
@@ -93,12 +111,34 @@ _COUNT = re.compile(
 """A count and the bag noun it counts ("3 checked bags", "three bags", "no paid bags")."""
 
 
+_BARE = re.compile(
+    r"\b(?:\d+|"
+    + "|".join(w for w in NUMBER_WORDS if " " not in w and w not in ("a", "no"))
+    + r")\b"
+)
+"""A count on its own, in digits or words ("a" and "no" only count beside a noun)."""
+
+
+def _count(raw: str, start: int, end: int, label: str, v: Any, vp: Any) -> list[ValueMention]:
+    """The mentions a count read at ``[start, end)`` makes: of ``v′`` or of ``v``, when it
+    equals one of them."""
+    count = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
+    return [
+        ValueMention(
+            Mention(str(value), start, end, "full"), which, label, needs_binding=which == "v"
+        )
+        for which, value in value_pairs(vp, v)
+        if value is not None and not (which == "v" and value == vp) and value == count
+    ]
+
+
 def _bag_counts(
     unit: Unit, leaves: list[tuple[str, Any, Any]], found: list[ValueMention]
 ) -> list[ValueMention]:
     """Bag counts the generic rules missed for want of the field's name in the unit: each
     count read with the words that qualify its own noun, so "three checked bags, no paid
-    bags" gives the total 3 and the paid 0 (in digits or in words)."""
+    bags" gives the total 3 and the paid 0 (in digits or in words); failing that, a count
+    said apart from its noun ("Checked bags | 2") in a unit about that count alone."""
     out: list[ValueMention] = []
     text = fold(unit.text)
     for path, v, vp in leaves:
@@ -106,46 +146,20 @@ def _bag_counts(
         label = field.replace("_", " ")
         if field not in BAG_CUES or any(vm.label == label for vm in found):
             continue
-        before = len(out)
-        for m in _COUNT.finditer(text):
-            paid = PAID.search(m.group("words")) is not None
-            if paid != (field == "nonfree_baggages"):
-                continue
-            raw = m.group("n")
-            count = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
-            for which, value in value_pairs(vp, v):
-                if value is None or (which == "v" and value == vp) or value != count:
-                    continue
-                mention = Mention(str(value), m.start("n"), m.end("n"), "full")
-                out.append(ValueMention(mention, which, label, needs_binding=which == "v"))
-        if len(out) == before:
-            out += _unit_counts(text, field, label, v, vp)
-    return out
-
-
-OWN_CUES: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {
-    "total_baggages": (re.compile(r"\b(?:bags?|baggage|luggage|suitcases?|checked)\b"), PAID),
-    "nonfree_baggages": (PAID, None),
-}
-"""A unit about one count: its own words, and (for the total) none of the other's."""
-
-
-def _unit_counts(text: str, field: str, label: str, v: Any, vp: Any) -> list[ValueMention]:
-    """A count said apart from its noun ("Checked bags | 2", "the number of paid bags
-    should be two") in a unit about that count alone."""
-    own, other = OWN_CUES[field]
-    if not own.search(text) or (other is not None and other.search(text)):
-        return []
-    out: list[ValueMention] = []
-    words = "|".join(w for w in NUMBER_WORDS if " " not in w and w not in ("a", "no"))
-    for m in re.finditer(rf"\b(?:\d+|{words})\b", text):
-        raw = m.group(0)
-        count = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
-        for which, value in value_pairs(vp, v):
-            if value is None or (which == "v" and value == vp) or value != count:
-                continue
-            mention = Mention(str(value), m.start(), m.end(), "full")
-            out.append(ValueMention(mention, which, label, needs_binding=which == "v"))
+        counts = [
+            vm
+            for m in _COUNT.finditer(text)
+            if (PAID.search(m.group("words")) is not None) == (field == "nonfree_baggages")
+            for vm in _count(m.group("n"), m.start("n"), m.end("n"), label, v, vp)
+        ]
+        own, other = BAG_CUES[field]
+        if not counts and own.search(text) and not (other is not None and other.search(text)):
+            counts = [
+                vm
+                for m in _BARE.finditer(text)
+                for vm in _count(m.group(0), m.start(), m.end(), label, v, vp)
+            ]
+        out += counts
     return out
 
 
