@@ -221,25 +221,25 @@ class Schedule:
         return iter_plan(self.experiment)
 
     @cached_property
-    def _size(self) -> int:
+    def _walked(self) -> tuple[int, frozenset[RunKey]]:
+        """One walk of the clean runs and the arrival arms' runs (the faulted ones are
+        counted, not made): how many runs there are, and the keys others wait for."""
+        clean = [run.key for run in _clean_runs(self.experiment)]
         faulted = sum(len(cell.reps) for cell in _cells(self.experiment))
-        arrival = 0
-        if self.experiment.arrival is not None:
-            arrival = sum(1 for _ in _arrival_runs(self.experiment, _fault_runs(self.experiment)))
-        return sum(1 for _ in _clean_runs(self.experiment)) + faulted + arrival
+        waited, arrival = set(clean), 0
+        for run in _arrival_runs(self.experiment, _fault_runs(self.experiment)):
+            arrival += 1
+            if run.source is not None:
+                waited.add(run.source)
+        return len(clean) + faulted + arrival, frozenset(waited)
 
     def __len__(self) -> int:
-        return self._size
+        return self._walked[0]
 
     def depended_on(self) -> frozenset[RunKey]:
         """The keys other runs wait for: every clean run (a gate) and every twin a replay
         arm is placed on."""
-        keys = {run.key for run in _clean_runs(self.experiment)}
-        if self.experiment.arrival is not None:
-            for run in _arrival_runs(self.experiment, _fault_runs(self.experiment)):
-                if run.source is not None:
-                    keys.add(run.source)
-        return frozenset(keys)
+        return self._walked[1]
 
 
 def _arrival_runs(experiment: Experiment, fault: Iterable[ScheduledRun]) -> Iterator[ScheduledRun]:

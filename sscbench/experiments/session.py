@@ -49,12 +49,10 @@ class Tally:
     causes: Counter[str] = field(default_factory=Counter)
     failed: list[RunRecord] = field(default_factory=list)
     failed_count: int = 0
-    provider_calls: int = 0
 
     def add(self, r: RunRecord) -> None:
         """Count one final record."""
         self.scheduled += 1
-        self.provider_calls += r.provider_calls
         row = self.configurations.setdefault(r.configuration, Counter())
         if r.state == "observed":
             row[f"{r.condition}_observed"] += 1

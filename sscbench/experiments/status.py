@@ -16,10 +16,9 @@ writer first ends it so the next record starts on its own line.
 from __future__ import annotations
 
 import fcntl
-import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
@@ -114,24 +113,26 @@ class SessionRecord(VersionedRecord, _Frozen):
     pid: int
 
 
+def _run_lines(lines: Iterable[bytes]) -> Iterator[tuple[int, RunRecord]]:
+    """Each valid run record of a status file with the offset its line starts at (session
+    lines and lines cut by a crash do not validate and are skipped)."""
+    offset = 0
+    for line in lines:
+        try:
+            record: RunRecord | None = RunRecord.model_validate_json(line)
+        except ValidationError:
+            record = None
+        if record is not None:
+            yield offset, record
+        offset += len(line)
+
+
 def read_status(path: Path) -> dict[RunKey, RunRecord]:
     """The latest record per key (unreadable lines, e.g. one cut by a crash, are skipped)."""
-    latest: dict[RunKey, RunRecord] = {}
     if not path.exists():
-        return latest
-    for raw in path.read_bytes().split(b"\n"):
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
-        if not isinstance(obj, dict) or obj.get("kind") != "run":
-            continue
-        try:
-            record = RunRecord.model_validate(obj)
-        except ValidationError:
-            continue
-        latest[record.run_key] = record
-    return latest
+        return {}
+    with path.open("rb") as fh:
+        return {record.run_key: record for _, record in _run_lines(fh)}
 
 
 class PriorRecords:
@@ -145,15 +146,8 @@ class PriorRecords:
         if not path.exists():
             return
         self._fh = path.open("rb")
-        offset = 0
-        for line in self._fh:  # a line at a time: never the whole file
-            try:  # session lines and lines cut by a crash do not validate
-                record = RunRecord.model_validate_json(line)
-            except ValidationError:
-                pass
-            else:
-                self._at[record.run_key] = offset
-            offset += len(line)
+        for offset, record in _run_lines(self._fh):  # a line at a time: never the whole file
+            self._at[record.run_key] = offset
 
     def __len__(self) -> int:
         return len(self._at)
