@@ -36,7 +36,7 @@ from sscbench.fault_contracts.contract import (
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.refutation import RELATIONS
-from sscbench.json_paths import flatten, get_path, set_path
+from sscbench.json_paths import MISSING, flatten, get_path, lookup, set_path
 
 
 @cache
@@ -178,9 +178,8 @@ def _check_stale_read(contract: FaultContract, spec: StaleRead) -> str | None:
         except ValidationError:
             return f"the cached record does not validate as τ²'s {model.__name__}"
     path = contract.target.paths[0]
-    try:
-        shown = (get_path(json.loads(fresh.content), path), get_path(cached, path))
-    except (KeyError, IndexError, TypeError, ValueError):
+    shown = (lookup(json.loads(fresh.content), path), lookup(cached, path))
+    if MISSING in shown:
         return f"a record has no {path}"
     if shown != (contract.authoritative_value, contract.injected_value):
         return (
