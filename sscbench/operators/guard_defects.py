@@ -26,7 +26,13 @@ from sscbench.fault_contracts.contract import FaultContract, Quote, Refutation
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.relations.effect_read_back import fields_of
 from sscbench.operators.base import OperatorParams, Rejection
-from sscbench.operators.tool_defects import RECORDS, SiteOperator, doc_line, edit_contract
+from sscbench.operators.tool_defects import (
+    RECORDS,
+    SiteOperator,
+    communicated,
+    doc_line,
+    edit_contract,
+)
 
 Pieces = Callable[[dict[str, Any], dict[str, Any]], list[dict[str, Any]]]
 """(gold arguments, the defective reply) → the facts the guard tests, as record pieces."""
@@ -131,8 +137,7 @@ class GuardDefectOperator(SiteOperator[GuardDefectParams, GuardSite]):
         accepted = json.loads(reply.content)
         stored = fields_of(json.loads(pre.content), site.fields)
         claimed = fields_of(accepted, site.fields)
-        told = {str(x) for x in (task.evaluation_criteria.communicate_info or ())}
-        if any(str(v) in text for v in (*stored.values(), *claimed.values()) for text in told):
+        if communicated(task, (*stored.values(), *claimed.values())):
             return self.reject(
                 cid, task.id, eid, "task_relevance",
                 "the task asks the agent to tell the user the affected value",

@@ -41,7 +41,7 @@ from sscbench.fault_contracts.contract import (
 from sscbench.fault_contracts.relations import fresh_record  # noqa: F401  (registers it)
 from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
 from sscbench.operators.registry import register_operator
-from sscbench.operators.tool_defects import RECORDS, doc_line
+from sscbench.operators.tool_defects import RECORDS, communicated, doc_line
 
 ID_KEY, READ_TOOL, WRITES = RECORDS["order"]
 
@@ -194,8 +194,7 @@ class ResetLeak(Operator[ResetLeakParams]):
                 f"the task's own gold leaves {eid} {stale!r} too: stating it after the write "
                 "would be true",
             )  # fmt: skip
-        told = {str(x) for x in (task.evaluation_criteria.communicate_info or ())}
-        if any(str(v) in text for v in (true, stale) for text in told):
+        if communicated(task, (true, stale)):
             return self.reject(
                 cid, task.id, eid, "task_relevance",
                 "the task asks the agent to tell the user the order's status",

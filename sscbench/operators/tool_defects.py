@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from abc import abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
@@ -82,6 +82,14 @@ def doc_line(domain: Any, tool: str, needle: str) -> str:
     """The line of ``tool``'s documentation containing ``needle`` (stripped; "" if none)."""
     doc = getattr(domain.toolkit_class, tool).__doc__ or ""
     return next((ln.strip() for ln in doc.splitlines() if needle in ln), "")
+
+
+def communicated(task: Any, values: Iterable[Any]) -> list[str]:
+    """The ``values`` (as text, sorted) that the task asks the agent to tell the user: a
+    candidate about one is rejected (``task_relevance``), since stating it is the required
+    answer, not reliance."""
+    told = [str(x) for x in (task.evaluation_criteria.communicate_info or ())]
+    return sorted(str(v) for v in values if any(str(v) in text for text in told))
 
 
 class EditSite(Protocol):
@@ -258,12 +266,7 @@ class ToolDefectOperator(SiteOperator[ToolDefectParams, DefectSite]):
                 f"the defect leaves {list(site.fields)} of {eid} as the conforming tool would: "
                 "nothing to refute",
             )  # fmt: skip
-        told = {str(x) for x in (task.evaluation_criteria.communicate_info or ())}
-        shared = sorted(
-            str(value)
-            for value in (*stored.values(), *claimed.values())
-            if any(str(value) in text for text in told)
-        )
+        shared = communicated(task, (*stored.values(), *claimed.values()))
         if shared:
             return self.reject(
                 cid, task.id, eid, "task_relevance",
