@@ -29,6 +29,12 @@ class ServiceError(SSCBenchError):
     so a run it ended is retried by the next invocation."""
 
 
+class ClientError(SSCBenchError):
+    """An external agent's client broke its session: it never connected, went silent,
+    disconnected mid-run, or its program failed. The run is not a result; like a provider
+    failure it is retried by the next invocation."""
+
+
 class LedgerError(SSCBenchError):
     """A ledger line that cannot be read; names the file and line."""
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from sscbench.envs.calls import ToolCall
-from sscbench.records.events import ParticipantSpec, VisibleEvent
+from sscbench.records.events import ExternalClient, ParticipantSpec, RunEnd, VisibleEvent
 
 GREETING = "Hi! How can I help you today?"
 """τ²'s fixed opening agent message, shared by every configuration."""
@@ -81,6 +82,36 @@ class RecordsProviderCalls(Protocol):
     ``provider_calls`` (one record per attempt) to ``provider_calls.jsonl``."""
 
     provider_calls: list[Any]
+
+
+@runtime_checkable
+class RunsOutside(Protocol):
+    """Optional capability of an agent whose loop runs outside SSCBench (an MCP client, an
+    Inspect agent): the episode connects it before writing the ledger header, which records
+    the client, and tells it how the run ended, so the client gets its last answer and the
+    session is closed however the run ended."""
+
+    def connect(self, ctx: EpisodeContext, run_dir: Path) -> ExternalClient:
+        """Serve the run and wait for the client; raise ClientError if none comes."""
+        ...
+
+    def finish(self, history: Sequence[VisibleEvent], end: RunEnd | None) -> None:
+        """Answer the client's last action with the end of the run (``None``: the harness
+        broke before the run could end) and release the session."""
+        ...
+
+
+@runtime_checkable
+class RecordsClientEvents(Protocol):
+    """Optional capability of an external agent: the episode writes its session log
+    (``client_events``) to ``client.jsonl``."""
+
+    client_events: list[Any]
+
+
+class TimeLimitReached(Exception):
+    """An agent's run outlasted its wall-clock limit: the run ends as ``time_limit`` (a
+    result, like the step limit), not as a failure."""
 
 
 STOP_TOKENS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")

@@ -1,5 +1,6 @@
 """The agent registry: ``scripted:careful`` and friends, and the provider-backed agents
-``openai``, ``anthropic`` and ``openai-compatible``.
+``openai``, ``anthropic`` and ``openai-compatible``, and ``external`` (an agent in its own
+loop, served over MCP).
 
 Third-party agents register through the ``sscbench.agents`` entry-point group.
 """
@@ -20,9 +21,11 @@ AGENTS: Registry[Callable[..., Agent]] = Registry("agent", group="sscbench.agent
 def register_builtin_agents() -> None:
     """Register the scripted and provider-backed agents (once; cheap, no SDK import)."""
     import sscbench.agents.scripted  # noqa: F401  (registers the scripted agents)
+    from sscbench.agents.external import register_external_agent
     from sscbench.agents.providers import register_provider_agents
 
     register_provider_agents(AGENTS)
+    register_external_agent(AGENTS)
 
 
 def make_agent(name: str, **params: Any) -> Agent:

@@ -19,6 +19,7 @@ WIDE = 160
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "run the scripted agents on the shipped case set, offline"),
     "run": ("run", "run tasks (clean, or a fault case) and write one ledger per run"),
+    "serve": ("serve", "serve runs over MCP to an agent in its own loop (one run per session)"),
     "show": ("show", "pretty-print a ledger"),
     "operators": ("operators", "fault operators: list them, write candidate contracts"),
     "build": ("build", "build a frozen, versioned case set (contracts + witnesses)"),

@@ -35,6 +35,7 @@ BUILTIN_AGENTS = (
     "openai",
     "anthropic",
     "openai-compatible",
+    "external",
 )
 """The built-in agents, written out so that ``--help`` imports neither the scripted agents
 (τ²) nor any SDK (a test keeps the list equal to the registry)."""

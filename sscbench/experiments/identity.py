@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from sscbench.agents.external.agent import behavioural_params
 from sscbench.llm.cache import canonical_json
 from sscbench.llm.config import ProviderConfig
 
@@ -21,6 +22,8 @@ PROVIDER_AGENTS = ("openai", "anthropic", "openai-compatible")
 """Agent registry names whose parameters are a :class:`ProviderConfig`."""
 
 SIMULATOR_USER = "simulator"
+EXTERNAL_AGENT = "external"
+"""An agent in its own loop, served over MCP: its hash covers its program, not its socket."""
 
 OPERATIONAL = frozenset(
     {
@@ -62,6 +65,8 @@ def agent_identity(agent: str, params: dict[str, Any]) -> dict[str, Any]:
     """The hashed description of an agent."""
     if agent in PROVIDER_AGENTS:
         return {"agent": agent, "params": behavioural_provider_params(params)}
+    if agent == EXTERNAL_AGENT:
+        return {"agent": agent, "params": behavioural_params(params)}
     return {"agent": agent, "params": params}
 
 

@@ -294,6 +294,30 @@ def _step_limits(
     return limits
 
 
+def _check_external(problems: Problems, spec: ExperimentFile) -> None:
+    """What an external agent (one in its own loop, served over MCP) cannot be run with."""
+    for index, entry in enumerate(spec.configurations):
+        if entry.agent != "external":
+            continue
+        at: KeyPath = ("configurations", index, "params")
+        if spec.arrival_arms:
+            problems.add(
+                at,
+                "arrival interventions put notices into an in-process agent's context; an "
+                "external agent's client would never see them (drop arrival_arms for it)",
+            )
+        if entry.params.get("transport") == "stdio":
+            problems.add(
+                at, "stdio serves one run per process (sscbench serve --transport stdio)"
+            )
+        if spec.executor == "ray" and not entry.params.get("command"):
+            problems.add(
+                at,
+                "waiting for clients needs the local executor (clients connect to this "
+                "machine); give a command to launch per run on Ray",
+            )
+
+
 def load_experiment(path: Path) -> Experiment:
     """Parse, validate and resolve an experiment file (nothing is written)."""
     source = path.resolve()
@@ -322,6 +346,7 @@ def load_experiment(path: Path) -> Experiment:
     limits = _step_limits(problems, spec, case_set, cases)
     a = spec.arrival
     design = resolve_design(problems, spec.arrival_arms, a.interface, a.k, a.seed, cases)
+    _check_external(problems, spec)
     problems.raise_if_any()
     assert case_set is not None
     return Experiment(

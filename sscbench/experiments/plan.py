@@ -12,6 +12,9 @@ run of a case is gated by the matching clean run of the same configuration:
   (§6) needs.
 * ``per_repetition``: a clean run per repetition; repetition ``rk`` of a case runs under
   fault only if clean ``rk`` was solved (same seed, so the two share a prefix).
+* ``none``: the clean runs are still run (their pairing stays available) but gate nothing:
+  every faulted run runs — for pilots and smoke tests of agents that rarely solve a task;
+  claims under the protocol need a gate.
 
 A run's key is (case, step limit, configuration hash, repetition, seed); its directory is
 derived from the key alone, which is what makes a re-run find its finished work.
@@ -189,7 +192,9 @@ def _fault_runs(experiment: Experiment) -> Iterator[ScheduledRun]:
                 operator=cell.case.entry.operator,
                 contract=c,
                 run_id=_run_id("fault", config, case_id, key),
-                gate=RunKey(cell.item, cell.steps, config.hash, gate_rep, gate_seed),
+                gate=None
+                if experiment.gate == "none"
+                else RunKey(cell.item, cell.steps, config.hash, gate_rep, gate_seed),
             )
 
 

@@ -16,7 +16,7 @@ from sscbench.runs.arrival import Arm, Interface
 
 CONFIG_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$"
 
-Gate = Literal["per_case", "per_repetition"]
+Gate = Literal["per_case", "per_repetition", "none"]
 
 
 class _Strict(BaseModel):

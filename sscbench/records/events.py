@@ -20,7 +20,7 @@ from pydantic import (
     model_serializer,
 )
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
 configuration's display id); 4: ``run_end.failure`` (a structured cause for a failed run,
 written only when the run failed); 5: the header's ``clock`` and each event's ``vt`` (the
@@ -60,6 +60,21 @@ class ParticipantSpec(BaseModel):
     params: dict[str, Any] = {}
 
 
+class ExternalClient(BaseModel):
+    """The program on the other side of an external agent's session, as it described
+    itself (since v6): the agent ran in its own loop and reached SSCBench's tools through
+    ``transport``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    transport: Literal["stdio", "streamable-http", "inspect"]
+    name: str = Field(description="the client's self-reported name (MCP clientInfo.name)")
+    version: str = Field(description="the client's self-reported version")
+    protocol_version: str | None = Field(
+        default=None, description="the MCP protocol revision negotiated for the session"
+    )
+
+
 class Header(_Record):
     """Line 1 of every ledger."""
 
@@ -87,6 +102,10 @@ class Header(_Record):
         description="since v5: the virtual clock's spec (cost model, seed) when the fault "
         "declares one",
     )
+    client: ExternalClient | None = Field(
+        default=None,
+        description="since v6: the external agent's client (absent: an in-process agent)",
+    )
     arrival: dict[str, Any] | None = Field(
         default=None,
         description="since v5: the arrival intervention of this run (arm, interface, replay "
@@ -95,7 +114,7 @@ class Header(_Record):
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "clock", "arrival")
+        return _omit_none(handler(self), "clock", "client", "arrival")
 
 
 class _Visible(_Record):
@@ -175,6 +194,7 @@ Termination = Literal[
     "harness_error",
     "empty_reply",
     "replay_divergence",  # since v5: a replayed prefix differed from its recording
+    "time_limit",  # since v6: an external agent's run outlasted its wall-clock limit
     # τ²'s other reasons, for runs imported from τ² results (`sscbench import tau2`):
     "too_many_errors",
     "agent_error",
@@ -183,7 +203,7 @@ Termination = Literal[
 ]
 
 
-FailureKind = Literal["harness", "provider", "config"]
+FailureKind = Literal["harness", "provider", "config", "client"]
 
 
 class Failure(BaseModel):
@@ -191,7 +211,9 @@ class Failure(BaseModel):
 
     ``provider``: the model provider gave no usable reply (retries exhausted, the run's
     wall-clock limit spent); ``config``: the run could not start as configured (a missing
-    key, a rejected parameter); ``harness``: a bug in SSCBench or a participant. Every failed
+    key, a rejected parameter); ``client``: an external agent's client broke the session (it
+never connected, went silent, disconnected or its program failed; since v6); ``harness``: a
+bug in SSCBench or a participant. Every failed
     run is run again by the next invocation of the same command; ``retryable`` says whether
     that can succeed without changing anything (``config`` needs a fix first).
     """

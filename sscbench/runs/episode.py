@@ -22,15 +22,18 @@ from sscbench.agents.base import (
     STOP_TOKENS,
     Agent,
     EpisodeContext,
+    RecordsClientEvents,
     RecordsProviderCalls,
     RecordsTruth,
+    RunsOutside,
+    TimeLimitReached,
     User,
 )
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.intervention import HasHiddenRecords
 from sscbench.envs.tau2_runtime import tau2_version
-from sscbench.errors import ConfigError, ServiceError
+from sscbench.errors import ClientError, ConfigError, ServiceError
 from sscbench.llm.errors import EmptyReply
 from sscbench.records.events import (
     AgentMessage,
@@ -51,6 +54,7 @@ LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"
 TRUTH_FILE = "truth.jsonl"
 PROVIDER_CALLS_FILE = "provider_calls.jsonl"
+CLIENT_FILE = "client.jsonl"
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,8 @@ def classify_failure(exc: BaseException) -> Failure:
         return Failure(kind="provider", retryable=True, message=text)
     if isinstance(exc, ConfigError):
         return Failure(kind="config", retryable=False, message=text)
+    if isinstance(exc, ClientError):
+        return Failure(kind="client", retryable=True, message=text)
     return Failure(kind="harness", retryable=True, message=text)
 
 
@@ -138,62 +144,83 @@ def run_episode(
     elif intervention is not None:
         raise ValueError("pass the intervention to EpisodeEnvironment.open when passing env")
     run_dir.mkdir(parents=True, exist_ok=False)
-    with JsonlWriter(run_dir / LEDGER_FILE) as ledger:
-        ledger.append(
-            Header(
-                ts=time.time(),
-                sscbench_version=_package_version(),
-                tau2_version=tau2_version(),
-                run_id=run_id,
-                domain=spec.domain,
-                task_id=spec.task_id,
-                case_id=spec.case_id,
-                agent=agent.spec,
-                user=user.spec,
-                seed=spec.seed,
-                max_steps=spec.max_steps,
-                variants=spec.variants,
-                fault=spec.fault,
-                configuration=spec.configuration,
-                clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
-                arrival=None if arrival is None else arrival.header(),
-            )
-        )
-        rec = _Recorder(ledger, env)
-        control = None if arrival is None else ArrivalController(arrival)
-        termination: Termination
-        error: str | None = None
-        failure: Failure | None = None
+    outside = agent if isinstance(agent, RunsOutside) else None
+    client = None
+    not_connected: Exception | None = None
+    if outside is not None:
         try:
-            agent.start(ctx)
-            user.start(ctx)
-            termination = _converse(rec, agent, user, env, spec.max_steps, control)
-        except _StepLimit:
-            termination = "max_steps"
-        except ReplayDivergence:  # recorded in the hidden log; the run is excluded
-            termination = "replay_divergence"
-        except Exception as exc:  # a failure, not a result: recorded, never scored
-            termination = "harness_error"
-            error = redact_secrets(traceback.format_exc())  # it is shown and copied on
-            failure = classify_failure(exc)
-        graded = None
-        if termination not in ("harness_error", "replay_divergence"):
-            texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
-            graded = grade(env, task, texts)
-        end = RunEnd(
-            ts=time.time(),
-            termination=termination,
-            steps=rec.step,
-            success=None if graded is None else graded.success,
-            db_match=None if graded is None else graded.db_match,
-            communicate_ok=None if graded is None else graded.communicate_ok,
-            final_state_hash=None if graded is None else graded.final_state_hash,
-            error=error,
-            failure=failure,
-        )
-        extra = [] if control is None else [control.record()]
-        _write_sidecars(run_dir, env, agent, user, end, extra)
-        ledger.append(end)
+            client = outside.connect(ctx, run_dir)
+        except Exception as exc:  # recorded as the run's failure below
+            not_connected = exc
+    finished = False
+    try:
+        with JsonlWriter(run_dir / LEDGER_FILE) as ledger:
+            ledger.append(
+                Header(
+                    ts=time.time(),
+                    sscbench_version=_package_version(),
+                    tau2_version=tau2_version(),
+                    run_id=run_id,
+                    domain=spec.domain,
+                    task_id=spec.task_id,
+                    case_id=spec.case_id,
+                    agent=agent.spec,
+                    user=user.spec,
+                    seed=spec.seed,
+                    max_steps=spec.max_steps,
+                    variants=spec.variants,
+                    fault=spec.fault,
+                    configuration=spec.configuration,
+                    clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
+                    client=client,
+                    arrival=None if arrival is None else arrival.header(),
+                )
+            )
+            rec = _Recorder(ledger, env)
+            control = None if arrival is None else ArrivalController(arrival)
+            termination: Termination
+            error: str | None = None
+            failure: Failure | None = None
+            try:
+                if not_connected is not None:
+                    raise not_connected
+                agent.start(ctx)
+                user.start(ctx)
+                termination = _converse(rec, agent, user, env, spec.max_steps, control)
+            except _StepLimit:
+                termination = "max_steps"
+            except TimeLimitReached:
+                termination = "time_limit"
+            except ReplayDivergence:  # recorded in the hidden log; the run is excluded
+                termination = "replay_divergence"
+            except Exception as exc:  # a failure, not a result: recorded, never scored
+                termination = "harness_error"
+                error = redact_secrets(traceback.format_exc())  # it is shown and copied on
+                failure = classify_failure(exc)
+            graded = None
+            if termination not in ("harness_error", "replay_divergence"):
+                texts = [e.content for e in rec.history if isinstance(e, AgentMessage)]
+                graded = grade(env, task, texts)
+            end = RunEnd(
+                ts=time.time(),
+                termination=termination,
+                steps=rec.step,
+                success=None if graded is None else graded.success,
+                db_match=None if graded is None else graded.db_match,
+                communicate_ok=None if graded is None else graded.communicate_ok,
+                final_state_hash=None if graded is None else graded.final_state_hash,
+                error=error,
+                failure=failure,
+            )
+            if outside is not None:  # the client gets its last answer; its session closes
+                finished = True
+                outside.finish(tuple(rec.history), end)
+            extra = [] if control is None else [control.record()]
+            _write_sidecars(run_dir, env, agent, user, end, extra)
+            ledger.append(end)
+    finally:
+        if outside is not None and not finished:  # a harness bug: still release the client
+            outside.finish((), None)
     return end
 
 
@@ -297,6 +324,11 @@ def _write_sidecars(
     if isinstance(agent, RecordsTruth):  # written even when empty: "used nothing" is truth
         with JsonlWriter(run_dir / TRUTH_FILE) as out:
             for item in agent.truth:
+                out.append(item)
+
+    if isinstance(agent, RecordsClientEvents):
+        with JsonlWriter(run_dir / CLIENT_FILE) as out:
+            for item in agent.client_events:
                 out.append(item)
 
     calls: list[BaseModel] = [

@@ -141,3 +141,41 @@ requests_per_minute = {per_minute} }}
     # at most half the interval; one shared schedule keeps every gap near the interval,
     # give or take scheduling jitter (0.2 s of it is tolerated: a loaded CI machine).
     assert min(gaps) > 0.6 * 60 / per_minute, f"requests {min(gaps):.3f} s apart"
+
+
+def test_an_external_agent_launched_per_run_on_ray_gives_the_in_process_labels(
+    write: Write, tmp_path: Path
+) -> None:
+    pytest.importorskip("mcp")
+    import sys
+
+    command = f"{sys.executable} -m sscbench.agents.external.reference scripted:hasty"
+    path = write(
+        f"""
+concurrency = 2
+[cases]
+operators = ["item_option", "write_effect"]
+per_operator = 1
+[[configurations]]
+id = "served"
+agent = "external"
+params = {{ command = "{command}" }}
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+"""
+    )
+    result = run_experiment(with_executor(load_experiment(path), ("ray", None)), tmp_path / "ray")
+    assert not result.failed
+    labels = label_dir(tmp_path / "ray")
+
+    def seen(configuration: str) -> list[str]:
+        return sorted(
+            x.model_copy(update={"run_id": "", "agent": "", "configuration": ""}).model_dump_json()
+            for x in labels
+            if x.configuration == configuration
+        )
+
+    assert seen("served") == seen("hasty") and len(seen("served")) == 4  # 2 clean, 2 faulted
+    for run in (tmp_path / "ray" / "fault").glob("served-*/*/*"):
+        assert (run / "client.jsonl").exists() and (run / "agent.log").exists()

@@ -1,0 +1,105 @@
+"""``sscbench serve``: serve runs over MCP to an agent in its own loop, one run per session.
+
+A thin front of ``sscbench run`` with the ``external`` agent: the same case and task
+selection, the same executor, resume rule, ledgers and summary; what it adds is where the
+client comes from (``--transport``, ``--command``) and the server's address on stderr.
+docs/external-agents.md has the protocol and a five-minute start for agent frameworks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from sscbench.errors import ConfigError
+
+TIMEOUTS = ("connect_timeout", "idle_timeout", "time_limit", "grace")
+
+
+def register(sub: Any) -> None:
+    """Add the ``serve`` subcommand."""
+    from sscbench.cli.run import INTERFACE_VARIANTS, _seeds
+
+    p = sub.add_parser(
+        "serve",
+        help="serve runs over MCP to an agent in its own loop (one run per session)",
+        description="Serve fault cases or clean tasks over the Model Context Protocol: each "
+        "run is one MCP session of an external agent (docs/external-agents.md).",
+    )
+    what = p.add_argument_group("what to serve (as for sscbench run)")
+    what.add_argument("--case", help="a case id of the case set")
+    what.add_argument("--cases", type=Path, help="case set directory for --case")
+    what.add_argument("--contract", type=Path, help="a fault contract file")
+    what.add_argument(
+        "--variant", action="append", default=[], choices=INTERFACE_VARIANTS, help="variant"
+    )
+    what.add_argument("--domain", help="airline or retail: serve clean tasks")
+    what.add_argument("--tasks", default="all", help="clean tasks: all | 0-9 | 1,3,5")
+    what.add_argument("--seed", type=_seeds, default=(0,), help="seed or comma-separated seeds")
+    what.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
+    what.add_argument("--user", default="scripted", help="scripted | simulator")
+    what.add_argument("--user-param", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--out", type=Path, default=Path("runs/served"), help="run directory")
+    how = p.add_argument_group("how clients connect")
+    how.add_argument(
+        "--transport",
+        choices=("streamable-http", "stdio"),
+        default="streamable-http",
+        help="streamable-http (default; clients connect to http://HOST:PORT/mcp) or stdio "
+        "(this process's stdin/stdout: one run, for clients that spawn their server)",
+    )
+    how.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
+    how.add_argument("--port", type=int, default=0, help="HTTP port (default: any free one)")
+    how.add_argument(
+        "--command",
+        help="launch this agent program for each run (it finds the run in SSCBENCH_MCP_URL) "
+        "instead of waiting for clients to connect",
+    )
+    how.add_argument(
+        "--concurrency", type=int, default=1, help="runs served at once (clients at once)"
+    )
+    for name in TIMEOUTS:
+        how.add_argument(f"--{name.replace('_', '-')}", type=float, metavar="SECONDS")
+    p.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    """Map the serving options onto the external agent's parameters and run."""
+    from sscbench.cli import run
+
+    params = [f"transport={args.transport}"]
+    if args.transport == "stdio":
+        if args.command is not None:
+            raise ConfigError("--command launches clients over HTTP; drop it with stdio")
+        seeds = len(args.seed)
+        if args.domain is not None or seeds != 1 or (args.case is None and args.contract is None):
+            raise ConfigError(
+                "stdio serves one run per process: give one --case (or --contract) and one seed"
+            )
+    else:
+        if not 0 <= args.port <= 65535:
+            raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
+        params += [f"host={args.host}", f"port={args.port}"]
+    if args.command is not None:
+        params.append(f"command={args.command}")
+    for name in TIMEOUTS:
+        value = getattr(args, name)
+        if value is not None:
+            params.append(f"{name}={value}")
+    if args.transport == "streamable-http" and args.command is None:
+        from sscbench.agents.external.hub import WAITING_PATH, Hub
+
+        hub = Hub.shared(args.host, args.port)
+        print(
+            f"serving MCP at {hub.base_url}{WAITING_PATH}: each client session is the next run "
+            f"(Ctrl-C stops; re-running resumes)",
+            file=sys.stderr,
+            flush=True,
+        )
+    args.agent = "external"
+    args.agent_param = params
+    args.config = None
+    args.executor = None
+    return run.handle(args)
