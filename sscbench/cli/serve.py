@@ -2,7 +2,7 @@
 
 A thin front of ``sscbench run`` with the ``external`` agent: the same case and task
 selection, the same executor, resume rule, ledgers and summary; what it adds is where the
-client comes from (``--transport``, ``--command``) and the server's address on stderr.
+client comes from (``--transport``, ``--launch``) and the server's address on stderr.
 docs/external-agents.md has the protocol and a five-minute start for agent frameworks.
 """
 
@@ -53,7 +53,8 @@ def register(sub: Any) -> None:
     how.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     how.add_argument("--port", type=int, default=0, help="HTTP port (default: any free one)")
     how.add_argument(
-        "--command",
+        "--launch",
+        metavar="COMMAND",
         help="launch this agent program for each run (it finds the run in SSCBENCH_MCP_URL) "
         "instead of waiting for clients to connect",
     )
@@ -65,30 +66,41 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
+def _runs_selected(args: argparse.Namespace) -> int:
+    """How many tasks or cases the selection names (before seeds)."""
+    if args.case is not None or args.contract is not None:
+        return 1
+    if args.domain is None:
+        return 0
+    from sscbench.envs.task_spec import parse_task_spec
+
+    return len(parse_task_spec(args.domain, args.tasks))
+
+
 def handle(args: argparse.Namespace) -> int:
     """Map the serving options onto the external agent's parameters and run."""
     from sscbench.cli import run
 
     params = [f"transport={args.transport}"]
     if args.transport == "stdio":
-        if args.command is not None:
-            raise ConfigError("--command launches clients over HTTP; drop it with stdio")
-        seeds = len(args.seed)
-        if args.domain is not None or seeds != 1 or (args.case is None and args.contract is None):
+        if args.launch is not None:
+            raise ConfigError("--launch starts clients over HTTP; drop it with stdio")
+        if len(args.seed) != 1 or _runs_selected(args) != 1:
             raise ConfigError(
-                "stdio serves one run per process: give one --case (or --contract) and one seed"
+                "stdio serves one run per process: give one --case (or --contract, or "
+                "--domain with one --tasks id) and one --seed"
             )
     else:
         if not 0 <= args.port <= 65535:
             raise ConfigError(f"--port must be between 0 and 65535, got {args.port}")
         params += [f"host={args.host}", f"port={args.port}"]
-    if args.command is not None:
-        params.append(f"command={args.command}")
+    if args.launch is not None:
+        params.append(f"command={args.launch}")
     for name in TIMEOUTS:
         value = getattr(args, name)
         if value is not None:
             params.append(f"{name}={value}")
-    if args.transport == "streamable-http" and args.command is None:
+    if args.transport == "streamable-http" and args.launch is None:
         from sscbench.agents.external.hub import WAITING_PATH, Hub
 
         hub = Hub.shared(args.host, args.port)
