@@ -15,7 +15,7 @@ grader per check raises: an exception is not a verdict.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from typing import cast
+from typing import Literal, cast
 
 import pytest
 
@@ -34,7 +34,7 @@ from sscbench.audit.checks import (
     inv5,
     run_checks,
 )
-from sscbench.audit.matrix import context, partners
+from sscbench.audit.matrix import PROBE_KINDS, context, partners
 from sscbench.audit.scenarios import IDLE_TEXT, EpisodeKind, gold_text
 from sscbench.audit.session import Session, Signature, Verdict
 from sscbench.audit.synthetic import SyntheticSession, SyntheticTarget
@@ -44,14 +44,7 @@ from sscbench.envs.calls import ToolCall
 TARGET = SyntheticTarget()
 TASK = "s0"  # a write, a write fault, a read fault and one required output ("1250")
 NOTE = ToolCall(id="grader-note", name="add_note", arguments={"account_id": "A1", "text": "x"})
-EVERY: tuple[EpisodeKind, ...] = (
-    "gold",
-    "paraphrase",
-    "idle",
-    "say_only",
-    "gold_write_fault",
-    "gold_read_fault",
-)
+EVERY = PROBE_KINDS
 
 
 def kind_of(session: Session) -> EpisodeKind:
@@ -108,18 +101,28 @@ def _names(result: CheckResult, *episodes: tuple[str, EpisodeKind]) -> None:
 
 
 # -- graders that are wrong in one way ----------------------------------------------------
-class WritesAfterGrading(Wrong):
-    """Grades, then writes a note into the live state (and then raises, if asked)."""
+class LeavesATrace(Wrong):
+    """Grades, then leaves a trace — a note written into the live state, or a message of its
+    own in the agent's trajectory — and then raises, if asked."""
 
-    def __init__(self, on: Collection[EpisodeKind], *, then_raise: bool = False) -> None:
+    def __init__(
+        self,
+        on: Collection[EpisodeKind],
+        *,
+        trace: Literal["state", "trajectory"],
+        then_raise: bool = False,
+    ) -> None:
         super().__init__(on)
-        self.then_raise = then_raise
+        self.trace, self.then_raise = trace, then_raise
 
     def wrong(self, session: Session, n: int) -> Verdict:
         verdict = self.base.grade(session)
-        session.replay([NOTE], faults=False)
+        if self.trace == "state":
+            session.replay([NOTE], faults=False)
+        else:
+            session.say("(graded)")
         if self.then_raise:
-            raise RuntimeError("grader bug after its write")
+            raise RuntimeError("grader bug after grading")
         return verdict
 
 
@@ -239,21 +242,6 @@ class RebuildsReferenceLive(Wrong):
         return Verdict(state_ok and outputs_ok, state_ok, outputs_ok)
 
 
-class AppendsAfterGrading(Wrong):
-    """Records a message of its own in the agent's trajectory (and then raises, if asked)."""
-
-    def __init__(self, on: Collection[EpisodeKind], *, then_raise: bool = False) -> None:
-        super().__init__(on)
-        self.then_raise = then_raise
-
-    def wrong(self, session: Session, n: int) -> Verdict:
-        verdict = self.base.grade(session)
-        session.say("(graded)")
-        if self.then_raise:
-            raise RuntimeError("grader bug after its note")
-        return verdict
-
-
 class SaysSolved(Wrong):
     """Returns ``solved`` (as given) whatever its pieces say."""
 
@@ -329,7 +317,7 @@ class MatchesOutputs(Wrong):
 def test_inv1_names_the_episode_whose_grading_changed_the_state(
     kind: EpisodeKind, then_raise: bool
 ) -> None:
-    result = inv1(_ctx(_factory(WritesAfterGrading, [kind], then_raise=then_raise)), TASK)
+    result = inv1(_ctx(_factory(LeavesATrace, [kind], trace="state", then_raise=then_raise)), TASK)
     _names(result, (TASK, kind))
     assert "changed the live state" in result.detail
 
@@ -410,7 +398,7 @@ def test_inv4_accepts_a_failure_wrapped_on_its_way_out() -> None:
 @pytest.mark.parametrize("kind", ["gold", "idle", "gold_write_fault"])
 @pytest.mark.parametrize("then_raise", [False, True], ids=["returns", "raises"])
 def test_inv5_names_the_episode_whose_trajectory_grew(kind: EpisodeKind, then_raise: bool) -> None:
-    factory = _factory(AppendsAfterGrading, [kind], then_raise=then_raise)
+    factory = _factory(LeavesATrace, [kind], trace="trajectory", then_raise=then_raise)
     result = inv5(_ctx(factory), TASK)
     _names(result, (TASK, kind))
     assert result.detail == f"{kind}: the trajectory changed after termination (+1)"
@@ -423,7 +411,7 @@ def test_inv5_names_the_episode_whose_trajectory_grew(kind: EpisodeKind, then_ra
 def test_inv5_names_the_episode_whose_final_state_changed(
     kind: EpisodeKind, then_raise: bool
 ) -> None:
-    result = inv5(_ctx(_factory(WritesAfterGrading, [kind], then_raise=then_raise)), TASK)
+    result = inv5(_ctx(_factory(LeavesATrace, [kind], trace="state", then_raise=then_raise)), TASK)
     _names(result, (TASK, kind))
     assert result.detail == f"{kind}: the environment no longer holds the agent's final state"
 
