@@ -66,19 +66,33 @@ class CheckContext:
     partner: dict[str, str]
 
 
+Episode = tuple[str, EpisodeKind]
+"""One episode a check grades: (task id, kind)."""
+Problem = tuple[Episode, str]
+
+
 @dataclass(frozen=True)
 class CheckResult:
-    """One check on one task."""
+    """One check on one task.
+
+    ``episodes`` names, in the order found, the episodes a violation was seen on, so that a
+    test (or a reader) can tell *which* known answer the grader got wrong, not only that
+    one of them was.
+    """
 
     check: CheckId
     task_id: str
     status: Status
     detail: str
+    episodes: tuple[Episode, ...] = ()
 
 
-def _result(check: CheckId, task: str, problems: list[str], probed: bool, ok: str) -> CheckResult:
+def _result(
+    check: CheckId, task: str, problems: list[Problem], probed: bool, ok: str
+) -> CheckResult:
     if problems:
-        return CheckResult(check, task, "violated", "; ".join(problems))
+        episodes = tuple(dict.fromkeys(e for e, _ in problems))
+        return CheckResult(check, task, "violated", "; ".join(p for _, p in problems), episodes)
     if not probed:
         return CheckResult(check, task, "not_applicable", ok)
     return CheckResult(check, task, "pass", ok)
@@ -89,18 +103,18 @@ def _kinds(ctx: CheckContext, task: str, kinds: tuple[EpisodeKind, ...]) -> list
 
 
 def inv1(ctx: CheckContext, task: str) -> CheckResult:
-    problems = []
+    problems: list[Problem] = []
     for kind in _kinds(ctx, task, ("gold", "idle", "gold_write_fault", "gold_read_fault")):
         session = build(ctx.target, task, kind)
         before = session.peek()
         call_grader(ctx.grader(), session)
         if session.peek() != before:
-            problems.append(f"grading the {kind} episode changed the live state")
+            problems.append(((task, kind), f"grading the {kind} episode changed the live state"))
     return _result("INV-1", task, problems, True, "live state unchanged by grading")
 
 
 def inv2(ctx: CheckContext, task: str) -> CheckResult:
-    problems = []
+    problems: list[Problem] = []
     for kind in _kinds(ctx, task, ("gold", "idle", "gold_write_fault")):
         session = build(ctx.target, task, kind)
         grader = ctx.grader()
@@ -108,9 +122,9 @@ def inv2(ctx: CheckContext, task: str) -> CheckResult:
         after_first = session.peek()
         second = call_grader(grader, session)
         if first.label != second.label:
-            problems.append(f"{kind}: {first.label} then {second.label}")
+            problems.append(((task, kind), f"{kind}: {first.label} then {second.label}"))
         if session.peek() != after_first:
-            problems.append(f"{kind}: the second call left a different state")
+            problems.append(((task, kind), f"{kind}: the second call left a different state"))
     return _result("INV-2", task, problems, True, "repeat calls agree")
 
 
@@ -131,8 +145,12 @@ def inv3(ctx: CheckContext, task: str) -> CheckResult:
             t, kind = episodes[i]
             labels[i] = call_grader(grader, build(ctx.target, t, kind)).label
         runs.append(labels)
-    problems = [
-        f"{episodes[i][1]} of task {episodes[i][0]}: {runs[0][i]} forward, {runs[1][i]} reversed"
+    problems: list[Problem] = [
+        (
+            episodes[i],
+            f"{episodes[i][1]} of task {episodes[i][0]}: {runs[0][i]} forward, "
+            f"{runs[1][i]} reversed",
+        )
         for i in range(4)
         if runs[0][i] != runs[1][i]
     ]
@@ -147,7 +165,7 @@ def _probe_indices(count: int) -> list[int]:
 
 
 def inv4(ctx: CheckContext, task: str) -> CheckResult:
-    problems: list[str] = []
+    problems: list[Problem] = []
     fired_any = False
     for kind in _kinds(ctx, task, ("gold", "gold_write_fault")):
         dry = build(ctx.target, task, kind)
@@ -165,9 +183,14 @@ def inv4(ctx: CheckContext, task: str) -> CheckResult:
             fired_any = True
             where = f"{kind}, failure at operation {k} ({wire.points[k - 1]})"
             if not outcome.injected:
-                problems.append(f"{where}: swallowed, the grader returned {outcome.label}")
+                instead = (
+                    f"returned {outcome.label}"
+                    if outcome.verdict is not None
+                    else f"raised {outcome.error} without the injected failure as its cause"
+                )
+                problems.append(((task, kind), f"{where}: swallowed, the grader {instead}"))
             if session.peek() != before or len(session.actions) != steps:
-                problems.append(f"{where}: state not restored")
+                problems.append(((task, kind), f"{where}: state not restored"))
     return _result(
         "INV-4",
         task,
@@ -178,25 +201,32 @@ def inv4(ctx: CheckContext, task: str) -> CheckResult:
 
 
 def inv5(ctx: CheckContext, task: str) -> CheckResult:
-    problems = []
+    problems: list[Problem] = []
     for kind in _kinds(ctx, task, ("gold", "idle", "gold_write_fault")):
         session = build(ctx.target, task, kind)
         final, trajectory = session.peek(), list(session.actions)
         call_grader(ctx.grader(), session)  # the harness's end-of-session step
         if session.peek() != final:
-            problems.append(f"{kind}: the environment no longer holds the agent's final state")
+            text = f"{kind}: the environment no longer holds the agent's final state"
+            problems.append(((task, kind), text))
         if session.actions != trajectory:
             extra = len(session.actions) - len(trajectory)
-            problems.append(f"{kind}: the trajectory changed after termination ({extra:+d})")
+            text = f"{kind}: the trajectory changed after termination ({extra:+d})"
+            problems.append(((task, kind), text))
     return _result("INV-5", task, problems, True, "final state and trajectory kept")
 
 
-def _expect(ctx: CheckContext, task: str, kind: EpisodeKind, solved: bool) -> str | None:
+def _expect(ctx: CheckContext, task: str, kind: EpisodeKind, solved: bool) -> Problem | None:
+    """The problem with the grader's answer on a known answer, if any.
+
+    An exception is not a verdict: a grader that raises on a known answer violates the
+    control whichever way the answer goes (for CTL-1 too, where "not solved" is expected).
+    """
     outcome: Outcome = call_grader(ctx.grader(), build(ctx.target, task, kind))
     if outcome.verdict is None:
-        return f"{kind}: the grader raised {outcome.error}"
+        return (task, kind), f"{kind}: the grader raised {outcome.error}"
     if outcome.solved != solved:
-        return f"{kind}: {outcome.label}"
+        return (task, kind), f"{kind}: {outcome.label}"
     return None
 
 

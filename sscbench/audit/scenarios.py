@@ -90,6 +90,22 @@ class Outcome:
         return self.verdict is not None and self.verdict.solved
 
 
+def _caused_by_injection(exc: BaseException) -> bool:
+    """Whether an injected failure is anywhere in ``exc``'s chain of causes.
+
+    A grader that wraps the failure (once or several times) still lets it propagate: what
+    INV-4 forbids is turning it into a verdict, not re-raising it as another exception.
+    """
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, InjectedFault):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
+
+
 def call_grader(grader: AuditGrader, session: Session) -> Outcome:
     """Call the grader; an exception becomes part of the outcome (never escapes)."""
     try:
@@ -97,8 +113,7 @@ def call_grader(grader: AuditGrader, session: Session) -> Outcome:
     except InjectedFault:
         return Outcome(verdict=None, error="InjectedFault", injected=True)
     except Exception as exc:
-        chained = isinstance(exc.__cause__ or exc.__context__, InjectedFault)
-        return Outcome(verdict=None, error=type(exc).__name__, injected=chained)
+        return Outcome(verdict=None, error=type(exc).__name__, injected=_caused_by_injection(exc))
 
 
 GraderFactory = Callable[[], AuditGrader]

@@ -14,7 +14,13 @@ from sscbench.records.ledger import read_ledger
 CORPUS = Path(__file__).parents[1] / "fixtures" / "reconstruction_corpus" / "runs"
 
 
-def _results(tmp: Path, run: str, domain: str, extra_user: str | None) -> Path:
+def _results(
+    tmp: Path,
+    run: str,
+    domain: str,
+    extra_user: str | None,
+    extra: tuple[dict[str, Any], ...] = (),
+) -> Path:
     ledger = read_ledger(CORPUS / run / "ledger.jsonl")
     messages: list[dict[str, Any]] = []
     for e in ledger.events:
@@ -27,10 +33,15 @@ def _results(tmp: Path, run: str, domain: str, extra_user: str | None) -> Path:
             messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
         elif isinstance(e, ToolObservation):
             messages.append({"role": "tool", "id": e.call_id, "content": e.content})
+    messages.extend(extra)
     if extra_user is not None:
         messages.append({"role": "user", "content": extra_user})
-    sim = {"id": "s", "task_id": ledger.header.task_id, "messages": messages,
-           "termination_reason": "user_stop"}
+    sim = {
+        "id": "s",
+        "task_id": ledger.header.task_id,
+        "messages": messages,
+        "termination_reason": "user_stop",
+    }
     data = {"info": {"environment_info": {"domain_name": domain}}, "simulations": [sim]}
     path = tmp / f"{run}.json"
     path.write_text(json.dumps(data))
@@ -53,3 +64,21 @@ def test_user_text_in_an_imported_run_is_not_communicated(tmp_path: Path) -> Non
     ends = [read_ledger(tmp_path / d / run / "ledger.jsonl").end for d in ("with", "without")]
     assert ends[0] is not None and ends[1] is not None
     assert ends[0].communicate_ok is ends[1].communicate_ok is False
+
+
+def test_tool_call_arguments_in_an_imported_run_are_not_communicated(tmp_path: Path) -> None:
+    """The agent passes both required amounts to a tool and never says them: not communicated."""
+    run = "tau2.retail.19.trial0"
+    task = load_domain("retail").task(read_ledger(CORPUS / run / "ledger.jsonl").header.task_id)
+    expression = " + ".join(task.evaluation_criteria.communicate_info)
+    call = {"id": "calc", "name": "calculate", "arguments": {"expression": expression}}
+    extra = (
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "id": "calc", "content": "95.68"},
+    )
+    import_tau2_results(_results(tmp_path, run, "retail", None, extra), tmp_path / "out")
+    ledger = read_ledger(tmp_path / "out" / run / "ledger.jsonl")
+    assert any(
+        isinstance(e, AgentToolCall) and e.arguments == call["arguments"] for e in ledger.events
+    )
+    assert ledger.end is not None and ledger.end.communicate_ok is False

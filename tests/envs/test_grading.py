@@ -243,3 +243,52 @@ def test_a_harness_error_run_is_never_graded(tmp_path: Path) -> None:
     )
     assert end.termination == "harness_error"
     assert (end.success, end.db_match, end.communicate_ok, end.final_state_hash) == (None,) * 4
+
+
+# -- what counts as communicated: every output, said by the agent, in its own messages ----
+def test_communicated_accepts_case_and_separators_and_needs_every_output() -> None:
+    """τ²'s rule, stated as expectations rather than as agreement with τ²'s code."""
+    assert communicated(["1628"], ["The total is $1,628."])  # thousands separator
+    assert communicated(["camera"], ["Your CAMERA ships today."])  # letter case, both ways
+    assert communicated(["Camera"], ["your camera ships today."])
+    assert communicated(["1628", "42"], ["First 1,628.", "Then 42.", "Anything else?"])
+    assert not communicated(["1628", "42"], ["Only 1628 here.", "Goodbye."])
+    assert not communicated(["1628"], ["16 28", "1.628"])
+    assert communicated([], [])
+
+
+def _retail_19(tmp_path: Path, said: str):  # type: ignore[no-untyped-def]
+    return run_episode(
+        EpisodeSpec(domain="retail", task_id="19"),
+        Scripted([_gold_turn("retail", "19"), AgentTurn(text=said)]),
+        make_user("scripted"),
+        tmp_path / said[:12],
+        run_id="r",
+    )
+
+
+def test_every_required_output_must_be_said(tmp_path: Path) -> None:
+    """Retail task 19 requires two amounts: saying one of them is not enough."""
+    first, second = load_domain("retail").task("19").evaluation_criteria.communicate_info
+    one = _retail_19(tmp_path, f"Your refund of ${first} is on its way.")
+    both = _retail_19(tmp_path, f"Refunds: ${first} and ${second}.")
+    assert (one.db_match, one.communicate_ok, one.success) == (True, False, False)
+    assert (both.db_match, both.communicate_ok, both.success) == (True, True, True)
+
+
+def test_tool_call_arguments_are_not_communicated(tmp_path: Path) -> None:
+    """An amount the agent only passes to a tool never reached the user."""
+    task = load_domain("airline").task("11")
+    (info,) = task.evaluation_criteria.communicate_info
+    calc = ToolCall(id="calc", name="calculate", arguments={"expression": f"{info} * 1"})
+    end = run_episode(
+        EpisodeSpec(domain="airline", task_id="11"),
+        Scripted([_gold_turn("airline", "11"), AgentTurn(tool_calls=(calc,))]),
+        make_user("scripted"),
+        tmp_path / "r",
+        run_id="r",
+    )
+    ledger = read_ledger(tmp_path / "r" / "ledger.jsonl")
+    assert any(e.kind == "tool_call" and info in str(e.arguments) for e in ledger.events)
+    assert not any(info in e.content for e in ledger.events if isinstance(e, AgentMessage))
+    assert (end.db_match, end.communicate_ok, end.success) == (True, False, False)

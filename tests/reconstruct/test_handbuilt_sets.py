@@ -65,8 +65,44 @@ def _same_tree(a: Path, b: Path) -> list[str]:
     return out
 
 
+def _graded_like_tau2(root: Path) -> int:
+    """Check every graded run under ``root`` against τ²'s own communicate evaluator.
+
+    The byte comparison with the shipped fixtures cannot tell a grading regression from a
+    fixture that was regenerated with it; this can: a rebuilt run's ``communicate_ok`` must
+    be what τ²'s ``CommunicateEvaluator`` says of the ledger's agent messages, and its
+    success the conjunction of its two parts. Returns the runs checked.
+    """
+    from tau2.data_model.message import AssistantMessage
+    from tau2.evaluator.evaluator_communicate import CommunicateEvaluator
+
+    from sscbench.envs import load_domain
+    from sscbench.records.events import AgentMessage
+    from sscbench.records.ledger import read_ledger
+
+    checked = 0
+    for path in sorted(root.rglob("ledger.jsonl")):
+        ledger = read_ledger(path)
+        end = ledger.end
+        if end is None or end.communicate_ok is None:
+            continue
+        task = load_domain(ledger.header.domain).task(ledger.header.task_id)
+        said = [
+            AssistantMessage(role="assistant", content=e.content)
+            for e in ledger.events
+            if isinstance(e, AgentMessage)
+        ]
+        required = list(task.evaluation_criteria.communicate_info or [])
+        checks = CommunicateEvaluator.evaluate_communicate_info(said, required)
+        assert end.communicate_ok == all(c.met for c in checks), path
+        assert end.success == (end.db_match and end.communicate_ok), path
+        checked += 1
+    return checked
+
+
 def test_natural_builder_reproduces_the_fixtures(tmp_path: Path) -> None:
     build_natural.build_all(tmp_path / "natural")
+    assert _graded_like_tau2(tmp_path / "natural") > 0
     assert _same_tree(tmp_path / "natural", FIXTURES / "reconstruction_natural") == []
 
 
@@ -74,6 +110,7 @@ def test_natural_builder_reproduces_the_fixtures(tmp_path: Path) -> None:
 def test_heldout_builder_reproduces_the_fixtures(name: str, tmp_path: Path) -> None:
     hand = build_heldout.SETS[name]
     build_heldout.build_all(hand, tmp_path / name)
+    assert _graded_like_tau2(tmp_path / name) > 0
     assert _same_tree(tmp_path / name, hand.out_root) == []
 
 
