@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCS = sorted((ROOT / "docs").rglob("*.md")) + [ROOT / "README.md"]
+DOCS = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 
 EXTERNAL_REFERENCE = re.compile(r"\bSPEC\s*§|earlier design reference|section map for maintainers")
 """How a conversion from a design document outside the repository shows: its section

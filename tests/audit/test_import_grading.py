@@ -29,8 +29,12 @@ def _results(tmp: Path, run: str, domain: str, extra_user: str | None) -> Path:
             messages.append({"role": "tool", "id": e.call_id, "content": e.content})
     if extra_user is not None:
         messages.append({"role": "user", "content": extra_user})
-    sim = {"id": "s", "task_id": ledger.header.task_id, "messages": messages,
-           "termination_reason": "user_stop"}
+    sim = {
+        "id": "s",
+        "task_id": ledger.header.task_id,
+        "messages": messages,
+        "termination_reason": "user_stop",
+    }
     data = {"info": {"environment_info": {"domain_name": domain}}, "simulations": [sim]}
     path = tmp / f"{run}.json"
     path.write_text(json.dumps(data))
