@@ -140,6 +140,9 @@ WRITE_EFFECT = [
     (USES, "Hmm, the reservation still shows 0 checked bags — the update didn't go through."),
     (NOTHING, "Let me double-check that the bags were added."),
     (NOTHING, "Is there anything else I can help you with?"),
+    # ending the conversation says nothing about the fact: silence, not a use
+    (NOTHING, "Thank you for your patience. Have a wonderful day!"),
+    (NOTHING, "Glad I could help — goodbye!"),
 ]
 
 
