@@ -20,8 +20,9 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -33,7 +34,13 @@ from sscbench.review.access import DEFAULT_URL, URLS_FILE, check_names, issue_to
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
 from sscbench.review.packet import build_packet, packet_id
 from sscbench.review.parse import first_error
-from sscbench.review.sample import calibration_sample, eligible, stratified_sample, stratum_of
+from sscbench.review.sample import (
+    calibration_sample,
+    eligible,
+    review_population,
+    stratified_sample,
+    stratum_of,
+)
 from sscbench.runs.episode import LEDGER_FILE
 
 PACKETS_DIR = "packets"
@@ -66,6 +73,8 @@ class ExportResult:
     eligible: int
     calibration: tuple[KeyEntry, ...] = ()
     urls: dict[str, str] | None = None
+    population: dict[str, Any] = field(default_factory=dict)
+    """What the sample was drawn from (:meth:`ReviewPopulation.describe`)."""
 
 
 def read_run_labels(path: Path) -> list[RunLabels]:
@@ -124,7 +133,9 @@ def export_review(
         raise ConfigError(f"{out} already holds packets; export into a new directory")
     if out.is_dir() and any(out.iterdir()):
         raise ConfigError(f"{out} is not empty; a review is exported into a new or empty directory")
-    labels, labels_path = automatic_labels(root)
+    all_labels, labels_path = automatic_labels(root)
+    population = review_population(all_labels, root)
+    labels = list(population.runs)
     dirs = run_dirs_by_id(root)
     chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
     practice = calibration_sample(
@@ -150,6 +161,7 @@ def export_review(
                 "sample": n,
                 "seed": seed,
                 "include_controls": include_controls,
+                "population": population.describe(),
                 "packets": len(chosen),
                 "calibration": calibration,
                 "calibration_packets": len(practice),
@@ -171,6 +183,7 @@ def export_review(
         eligible=reviewable,
         calibration=tuple(e for e in entries if e.calibration),
         urls=urls,
+        population=population.describe(),
     )
 
 
