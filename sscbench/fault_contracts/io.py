@@ -81,8 +81,10 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
 
 def check_runnable(contract: FaultContract, source: str) -> None:
     """Refuse a contract this installation cannot run or label: an unknown domain or task
-    (the run would end in a harness error), or a refutation relation no installed package
-    registers (it would run, then block ``reconstruct``)."""
+    (the run would end in a harness error), a refutation relation no installed package
+    registers (it would run, then block ``reconstruct``), or one that contradicts what a
+    contract means (:mod:`sscbench.fault_contracts.coherence`: it would run and mean
+    nothing)."""
     from sscbench.envs.domain import load_domain  # τ²: only when a contract is loaded
 
     try:
@@ -93,6 +95,12 @@ def check_runnable(contract: FaultContract, source: str) -> None:
         get_relation(contract.refutation.relation)
     except ConfigError as exc:
         raise ConfigError(f"{source}: refutation.relation: {exc}") from None
+    from sscbench.fault_contracts.coherence import contradictions
+
+    found = contradictions(contract)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ConfigError(f"{source}: contradictory contract: {found[0]}{more}")
 
 
 def load_contract(path: Path | str) -> FaultContract:

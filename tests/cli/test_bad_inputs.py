@@ -16,8 +16,10 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from sscbench.cli.main import main
 
@@ -84,6 +86,18 @@ def schedule(d: Path, text: bytes) -> list[str]:
     root = runs(d)
     write(root / "schedule.jsonl", text)
     return ["report", str(root)]
+
+
+RETURN_DATE = CASES / "cases" / "return_date_airline_11_GV1N64.yaml"
+PAY_SOURCE = CASES / "cases" / "pay_source_airline_11_james_patel_9828_gift_card_1642017.yaml"
+
+
+def contradicted(d: Path, source: Path, edit: Callable[[dict[str, Any]], object]) -> list[str]:
+    """``run --contract`` on a copy of a shipped contract that ``edit`` made contradictory
+    (the schema still accepts it)."""
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    edit(data)
+    return contract_run(d, yaml.safe_dump(data, sort_keys=False))
 
 
 def relation(name: str) -> str:
@@ -235,6 +249,116 @@ CASES_TABLE = [
             d, CONTRACT.read_text(encoding="utf-8").replace("task_id: '7'", "task_id: '9999'")
         ),
         "9999",
+    ),
+    # fault contracts the schema accepts but that contradict what a contract means
+    Bad(
+        "contract-v-prime-equals-v",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c.update(injected_value=c["authoritative_value"])
+        ),
+        "v′ = v",
+    ),
+    Bad(
+        "contract-scope-names-no-field-the-relation-reads",
+        lambda d: contradicted(
+            d,
+            CONTRACT,
+            lambda c: c["refutation"]["params"].update(affected_fields=["total_baggages"]),
+        ),
+        "name no field post_write_read_back reads",
+    ),
+    Bad(
+        "contract-suppressed-write-matches-no-tool",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0].update(tool="update_reservation_flightz")
+        ),
+        "'update_reservation_flightz' is not a tool of the airline domain",
+    ),
+    Bad(
+        "contract-suppresses-a-read-tool",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0].update(tool="get_reservation_details")
+        ),
+        "a read tool",
+    ),
+    Bad(
+        "contract-match-names-an-argument-the-tool-does-not-take",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0]["match"].update(seat="12A")
+        ),
+        "does not take",
+    ),
+    Bad(
+        "contract-write-fault-with-read-persistence",
+        lambda d: contradicted(d, CONTRACT, lambda c: c.update(persistence="every_delivery")),
+        "counts deliveries of a read",
+    ),
+    Bad(
+        "contract-read-fault-with-write-persistence",
+        lambda d: contradicted(d, RETURN_DATE, lambda c: c.update(persistence="all_attempts")),
+        "counts attempts of a write",
+    ),
+    Bad(
+        "contract-rewrite-without-expect",
+        lambda d: contradicted(d, RETURN_DATE, lambda c: c["interventions"][0].update(expect={})),
+        "without an expect value",
+    ),
+    Bad(
+        "contract-rewrite-that-changes-nothing",
+        lambda d: contradicted(
+            d,
+            RETURN_DATE,
+            lambda c: c["interventions"][0]["edits"][0].update(
+                value=c["interventions"][0]["expect"]["flights.1.date"]
+            ),
+        ),
+        "changes nothing",
+    ),
+    Bad(
+        "contract-relation-parameter-missing",
+        lambda d: contradicted(
+            d, PAY_SOURCE, lambda c: c["refutation"]["params"].pop("payment_id")
+        ),
+        "lacks payment_id",
+    ),
+    Bad(
+        "contract-acquisition-the-relation-does-not-decide",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["refutation"].update(acquisition="co_delivered")
+        ),
+        "is not one post_write_read_back decides",
+    ),
+    Bad(
+        "contract-relation-about-another-entity",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["refutation"]["params"].update(reservation_id="ZZZ999")
+        ),
+        "is not the target entity",
+    ),
+    Bad(
+        "contract-relation-watches-another-request",
+        lambda d: contradicted(
+            d,
+            CONTRACT,
+            lambda c: c["refutation"]["params"].update(tool="update_reservation_baggages"),
+        ),
+        "another request",
+    ),
+    Bad(
+        "contract-relation-needs-semantics",
+        lambda d: contradicted(d, PAY_SOURCE, lambda c: c.update(semantics=[])),
+        "needs quoted agent-visible semantics",
+    ),
+    # show
+    Bad(
+        "show-width-negative",
+        lambda d: ["show", str(ledger(runs(d))), "--width", "-5"],
+        "--width must be at least 1",
+    ),
+    Bad(
+        "show-width-zero",
+        lambda d: ["show", str(ledger(runs(d))), "--width", "0"],
+        "--width must be at least 1",
     ),
     # scripted agents
     Bad(
