@@ -31,6 +31,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation
 from sscbench.records.ledger import Ledger, read_ledger
+from sscbench.user_files import find_files
 
 LEDGER = "ledger.jsonl"
 IMPORT = "import.json"
@@ -41,7 +42,7 @@ def find_runs(directory: Path) -> list[Path]:
     """Run directories under ``directory`` (any depth), sorted; set-aside ones skipped."""
     if not directory.is_dir():
         raise ConfigError(f"{directory} is not a directory; pass the --out of a run or import")
-    runs = sorted(p.parent for p in directory.rglob(LEDGER) if ".incomplete-" not in p.parent.name)
+    runs = [p.parent for p in find_files(directory, LEDGER)]
     if not runs:
         raise ConfigError(
             f"no ledger.jsonl under {directory}; pass a directory `sscbench run` or "

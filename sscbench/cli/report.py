@@ -78,14 +78,12 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     from sscbench.analysis.population import AnalysisWarning, Sensitivity, read_schedule
     from sscbench.analysis.results import AnalysisResult
     from sscbench.records.ledger import TruncatedLineWarning
-    from sscbench.user_files import validation_problem
+    from sscbench.user_files import read_user_bytes, validation_problem
 
     if args.analysis is not None:
         try:
-            text = args.analysis.read_bytes().decode("utf-8")
+            text = read_user_bytes(args.analysis, "--analysis").decode("utf-8")
             return AnalysisResult.model_validate_json(text)
-        except OSError as exc:
-            raise ConfigError(f"cannot read --analysis {args.analysis}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise ConfigError(
                 f"{args.analysis}: not valid UTF-8 (byte {exc.start}); give the analysis.json "

@@ -17,7 +17,7 @@ from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.refutation import get_relation
 from sscbench.records.ledger import Ledger
-from sscbench.user_files import validation_problem
+from sscbench.user_files import read_user_bytes, validation_problem
 
 
 def dump_contract(contract: FaultContract) -> str:
@@ -107,9 +107,7 @@ def load_contract(path: Path | str) -> FaultContract:
     """Read a contract file and check that it can run here (:func:`check_runnable`)."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read contract {path}: {exc.strerror}") from None
+        text = read_user_bytes(path, "contract").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"{path}: not valid UTF-8 (byte {exc.start}); a contract is a YAML text file"

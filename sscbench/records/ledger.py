@@ -110,7 +110,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         is_last = number == len(lines)
         try:
             obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except RecursionError:  # no record nests this deep: not a line SSCBench wrote
+            raise LedgerError(path, number, "not a record (JSON nested too deeply)") from None
+        except (UnicodeDecodeError, ValueError) as exc:  # ValueError: JSON, or a huge integer
             if is_last and not complete:
                 warnings.warn(
                     f"{path}:{number}: dropped a truncated last line ({len(raw)} bytes)",
@@ -120,8 +122,10 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 return
             if isinstance(exc, UnicodeDecodeError):
                 problem = f"not valid UTF-8 (byte {exc.start})"
-            else:
+            elif isinstance(exc, json.JSONDecodeError):
                 problem = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            else:  # Python's limit on the digits of an integer
+                problem = "not a record (an integer too long to read)"
             raise LedgerError(path, number, problem) from exc
         if not isinstance(obj, dict):
             raise LedgerError(path, number, f"expected a JSON object, found {type(obj).__name__}")

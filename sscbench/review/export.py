@@ -26,7 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, LedgerError
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.records.ledger import read_ledger
@@ -42,6 +42,7 @@ from sscbench.review.sample import (
     stratum_of,
 )
 from sscbench.runs.episode import LEDGER_FILE
+from sscbench.user_files import find_files
 
 PACKETS_DIR = "packets"
 KEY_FILE = "key.jsonl"
@@ -88,12 +89,14 @@ def read_run_labels(path: Path) -> list[RunLabels]:
 def run_dirs_by_id(root: Path) -> dict[str, Path]:
     """run id → run directory, for every finished or unfinished ledger under ``root``."""
     found: dict[str, Path] = {}
-    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
-        if ".incomplete-" in ledger_path.parent.name:
-            continue
+    for ledger_path in find_files(root, LEDGER_FILE):
         with ledger_path.open("rb") as fh:
-            header = json.loads(fh.readline() or b"{}")
-        run_id = header.get("run_id")
+            first = fh.readline()
+        try:
+            header = json.loads(first or b"{}")
+        except (ValueError, RecursionError):
+            raise LedgerError(ledger_path, 1, "the header is not a JSON object") from None
+        run_id = header.get("run_id") if isinstance(header, dict) else None
         if isinstance(run_id, str):
             found[run_id] = ledger_path.parent
     return found

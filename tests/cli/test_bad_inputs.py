@@ -133,6 +133,42 @@ def file_in_the_way(d: Path) -> Path:
     return write(d / "file", "x")
 
 
+def shipped_copy(d: Path, damage: Callable[[Path], object]) -> Path:
+    """A copy of the shipped case set with ``damage`` done to it."""
+    root = d / "cs"
+    shutil.copytree(CASES, root)
+    damage(root)
+    return root
+
+
+def first_file(root: Path, suffix: str) -> Path:
+    return sorted((root / "cases").glob(f"*{suffix}"))[0]
+
+
+def loop(path: Path) -> Path:
+    """Make ``path`` a symbolic link to itself (a loop)."""
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    path.symlink_to(path.name)
+    return path
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+"""A JSON line nested 100,000 deep (Python's parser gives up at about 1,000)."""
+
+
+def ledger_dir_link(root: Path) -> None:
+    """Replace the first run's ledger by a link to a file that does not exist."""
+    path = ledger(root)
+    path.unlink()
+    path.symlink_to("gone.jsonl")
+
+
+def deep_ledger_line(root: Path) -> None:
+    path = ledger(root)
+    path.write_bytes(path.read_bytes() + DEEP + b"\n")
+
+
 GOOD_LABEL = (FIXTURE / "labels.jsonl").read_text(encoding="utf-8").splitlines()[0]
 
 CASES_TABLE = [
@@ -440,6 +476,133 @@ CASES_TABLE = [
     # case sets
     Bad("case-set-manifest-bad-json", lambda d: case_set(d, "{"), "manifest.json"),
     Bad("case-set-manifest-wrong-schema", lambda d: case_set(d, '{"cases": 3}'), "manifest.json"),
+    # case sets with a file missing, and other damaged case-set files
+    Bad(
+        "case-set-contract-missing",
+        lambda d: [
+            "witness",
+            "verify",
+            str(shipped_copy(d, lambda r: first_file(r, ".yaml").unlink())),
+        ],
+        "is missing (manifest.json lists it as a contract)",
+    ),
+    Bad(
+        "case-set-witness-missing",
+        lambda d: [
+            "run",
+            "--case",
+            "write_effect/airline/12/4",
+            "--cases",
+            str(shipped_copy(d, lambda r: first_file(r, ".witness.json").unlink())),
+            "--out",
+            str(d / "out"),
+        ],
+        "is missing (manifest.json lists it as a witness)",
+    ),
+    Bad(
+        "case-set-cases-directory-missing",
+        lambda d: [
+            "report",
+            str(runs(d)),
+            "--cases",
+            str(shipped_copy(d, lambda r: shutil.rmtree(r / "cases"))),
+        ],
+        "is missing (manifest.json lists it",
+    ),
+    Bad(
+        "case-set-contract-is-a-symlink-loop",
+        lambda d: [
+            "witness",
+            "verify",
+            str(shipped_copy(d, lambda r: loop(first_file(r, ".yaml")))),
+        ],
+        "symbolic link loop",
+    ),
+    Bad(
+        "case-set-directory-is-a-symlink-loop",
+        lambda d: ["witness", "verify", str(loop(d / "cs"))],
+        "symbolic link loop",
+    ),
+    Bad(
+        "experiment-file-is-a-symlink-loop",
+        lambda d: ["run", "--config", str(loop(d / "exp.toml")), "--out", str(d / "out")],
+        "symbolic link loop",
+    ),
+    # symbolic link loops in a run directory: never a run silently left out
+    Bad(
+        "reconstruct-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["reconstruct", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "report-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["report", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "rescore-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["rescore", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "review-export-ledger-is-a-dangling-link",
+        lambda d: (
+            lambda r: (
+                ledger_dir_link(r),
+                ["review", "export", str(r), "--sample", "2", "--out", str(d / "review")],
+            )[1]
+        )(runs(d)),
+        "No such file or directory",
+    ),
+    # JSON nested 100,000 deep
+    Bad(
+        "reconstruct-ledger-line-nested-too-deeply",
+        lambda d: (lambda r: (deep_ledger_line(r), ["reconstruct", str(r)])[1])(runs(d)),
+        "nested too deeply",
+    ),
+    Bad(
+        "report-schedule-line-nested-too-deeply",
+        lambda d: schedule(d, DEEP + b"\n"),
+        "nested too deeply",
+    ),
+    Bad(
+        "report-labels-nested-too-deeply",
+        lambda d: report(d, labels=DEEP + b"\n"),
+        "labels.jsonl:1",
+    ),
+    Bad(
+        "experiment-toml-nested-too-deeply",
+        lambda d: [
+            "run",
+            "--config",
+            str(write(d / "e.toml", b"a = " + DEEP + b"\n")),
+            "--out",
+            str(d / "out"),
+        ],
+        "nested too deeply",
+    ),
+    Bad(
+        "report-analysis-nested-too-deeply",
+        lambda d: report(d, "--analysis", str(write(d / "a.json", DEEP))),
+        "a.json",
+    ),
+    # not regular files, and files too large to be what the flag wants
+    Bad(
+        "experiment-file-is-a-directory",
+        lambda d: (
+            (d / "exp.toml").mkdir()
+            or ["run", "--config", str(d / "exp.toml"), "--out", str(d / "out")]
+        ),
+        "is a directory, not a regular file",
+    ),
+    Bad(
+        "contract-larger-than-the-cap",
+        lambda d: (
+            os.truncate(write(d / "c.yaml", b""), 65 * 2**20),
+            ["run", "--contract", str(d / "c.yaml"), "--out", str(d / "out")],
+        )[1],
+        "more than the 64 MiB",
+    ),
     # oracles, build, cases, review: outputs
     Bad(
         "oracles-unknown-oracle",
