@@ -6,7 +6,9 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from sscbench import __version__
 from sscbench.errors import ConfigError, LedgerError
@@ -76,12 +78,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command(words))
     args = parser.parse_args(words)
-    try:
-        code: int = args.handler(args)
-    except (ConfigError, LedgerError) as exc:
-        print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        try:
+            code: int = args.handler(args)
+        except (ConfigError, LedgerError) as exc:
+            print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     return code
+
+
+_python_showwarning = warnings.showwarning
+
+
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """SSCBench's own warnings (a cut last line set aside, a dropped truncated line) as
+    one ``warning: ...`` line, as the commands print theirs; others as Python shows them."""
+    if category.__module__.startswith("sscbench."):
+        print(f"warning: {message}", file=file or sys.stderr)
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
 
 
 if __name__ == "__main__":

@@ -199,11 +199,11 @@ def run_experiment(
     schedule: Sequence[ScheduledRun] | Schedule = Schedule(experiment) if runs is None else runs
     with exclusive(out):
         check_same_experiment(out, experiment)
-        keep_logs_in(out)  # a managed local model server logs beside the runs it serves
-        _write_json(out / EXPERIMENT_FILE, describe(experiment))
-        log = StatusLog(out / STATUS_FILE)
+        log = StatusLog(out / STATUS_FILE)  # a damaged status file stops us before any write
         tally = Tally()
         try:
+            keep_logs_in(out)  # a managed local model server logs beside the runs it serves
+            _write_json(out / EXPERIMENT_FILE, describe(experiment))
             log.session(str(experiment.source), experiment.name, len(schedule))
             budget = Budget(experiment.budget, *directory_spend(out))
             if on_start is not None:

@@ -100,6 +100,26 @@ def contradicted(d: Path, source: Path, edit: Callable[[dict[str, Any]], object]
     return contract_run(d, yaml.safe_dump(data, sort_keys=False))
 
 
+def resume_over(d: Path, status: bytes) -> list[str]:
+    """``run --case`` resuming into a directory whose status file is ``status``."""
+    out = d / "out"
+    out.mkdir()
+    write(out / "schedule.jsonl", status)
+    write(out / ".lock", b"")  # held by every session; made here so only the refusal is seen
+    return [
+        "run",
+        "--case",
+        "write_effect/airline/12/4",
+        "--agent",
+        "scripted:hasty",
+        "--out",
+        str(out),
+    ]
+
+
+GOOD_STATUS = b'{"kind":"session","ts":1.0,"experiment":"e","name":"e","scheduled":1,"pid":1}\n'
+
+
 def relation(name: str) -> str:
     text = CONTRACT.read_text(encoding="utf-8")
     old = next(line for line in text.splitlines() if line.strip().startswith("relation:"))
@@ -259,6 +279,19 @@ CASES_TABLE = [
         "report-schedule-is-a-directory",
         lambda d: (lambda r: ((r / "schedule.jsonl").mkdir(), ["report", str(r)])[1])(runs(d)),
         "schedule.jsonl",
+    ),
+    # resuming over a status file damaged in the middle (a cut last line is set aside)
+    Bad(
+        "run-resume-status-line-damaged-in-the-middle",
+        lambda d: resume_over(d, GOOD_STATUS + b'{"kind":"run","ts":2.0,"ke\n' + GOOD_STATUS),
+        "schedule.jsonl:2: not a status record",
+    ),
+    Bad(
+        "run-resume-status-run-record-invalid",
+        lambda d: resume_over(
+            d, b'{"kind":"run","ts":2.0,"key":{"case":"x"},"state":"done"}\n' + GOOD_STATUS
+        ),
+        "schedule.jsonl:1: a damaged run record",
     ),
     # fault contracts
     Bad("contract-binary", lambda d: contract_run(d, b"\xff\xfe\x00"), "UTF-8"),
