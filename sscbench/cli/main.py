@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from sscbench import __version__
-from sscbench.errors import ConfigError, LedgerError
+from sscbench.errors import ConfigError, LedgerError, OutputError
 
 EXIT_USAGE = 2
 ALL = "*"
@@ -82,10 +83,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         warnings.showwarning = _one_line_warning
         try:
             code: int = args.handler(args)
-        except (ConfigError, LedgerError) as exc:
+        except (ConfigError, LedgerError, OutputError) as exc:
             print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
             return EXIT_USAGE
+        except OSError as exc:
+            if exc.errno not in WRITE_FAILURES:
+                raise  # not the file system refusing a write: a bug, with its traceback
+            failure = OutputError(exc.filename or "an output file", exc)
+            print(f"sscbench {args.command}: error: {failure}", file=sys.stderr)
+            return EXIT_USAGE
     return code
+
+
+WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+"""File-system refusals of a write that reach the command line without a file attached (the
+writers of runs, labels, reports and case sets name theirs as :class:`OutputError`)."""
 
 
 _python_showwarning = warnings.showwarning

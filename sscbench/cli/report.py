@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from sscbench.cli.params import executor_choice
 from sscbench.cli.reconstruct import LABELS_FILE
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 
 if TYPE_CHECKING:
     from sscbench.analysis.results import AnalysisResult
@@ -152,7 +152,10 @@ def handle(args: argparse.Namespace) -> int:
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
     result = _analysis(args, labels)
-    files = write_report(result, labels, root, out, viewer=args.viewer)
+    try:
+        files = write_report(result, labels, root, out, viewer=args.viewer)
+    except OSError as exc:  # a full disk: the staging directory is gone, the old report stays
+        raise OutputError(exc.filename or out, exc) from None
     for problem in files.problems:
         print(f"warning: {problem}")
     print(f"report: {files.report_path}")

@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 from sscbench.experiments.plan import Condition, RunKey
 from sscbench.records.ledger import TruncatedLineWarning
 from sscbench.records.versioning import VersionedRecord
@@ -222,6 +222,13 @@ def _set_aside_cut_tail(path: Path) -> None:
         return
     if not stat.S_ISREG(path.stat().st_mode):
         raise ConfigError(f"{path} is not a regular file; it should be the experiment's status")
+    try:
+        _repair_tail(path)
+    except OSError as exc:  # a full disk: the file is cut back only once its tail is copied
+        raise OutputError(exc.filename or path, exc) from None
+
+
+def _repair_tail(path: Path) -> None:
     with path.open("r+b") as fh:
         size = fh.seek(0, os.SEEK_END)
         if size == 0:
@@ -259,7 +266,7 @@ def _set_aside_cut_tail(path: Path) -> None:
             f"disk); its bytes are kept in {side.name} and the file continues from the last "
             "whole line"
         ),
-        stacklevel=3,
+        stacklevel=4,
     )
 
 
@@ -275,11 +282,20 @@ class StatusLog:
         _set_aside_cut_tail(path)
         self.latest = PriorRecords(path, strict=True)
         """The latest record per key from earlier sessions, until this session settles it."""
-        self._fh = path.open("ab")
+        self._failed = False
+        try:
+            self._fh = path.open("ab")
+        except OSError as exc:
+            self.latest.close()
+            raise OutputError(path, exc) from None
 
     def _write(self, data: bytes) -> None:
-        self._fh.write(data)
-        self._fh.flush()
+        try:
+            self._fh.write(data)
+            self._fh.flush()
+        except OSError as exc:  # a full disk: the session stops, the cut line is set aside
+            self._failed = True  # by the next one
+            raise OutputError(self.path, exc) from None
 
     def session(self, experiment: str, name: str, scheduled: int) -> None:
         """Write the session line."""
@@ -302,9 +318,13 @@ class StatusLog:
         return True
 
     def close(self) -> None:
-        """Close the file."""
-        self._fh.close()
+        """Close the file (after a failed write, without raising its error again)."""
         self.latest.close()
+        try:
+            self._fh.close()
+        except OSError as exc:
+            if not self._failed:
+                raise OutputError(self.path, exc) from None
 
 
 @contextmanager
