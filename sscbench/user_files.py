@@ -5,6 +5,9 @@ input as one :class:`~sscbench.errors.ConfigError` line (exit code 2) — what i
 where, and how to fix it — and fails *before* writing anything, so a mistake never leaves
 half an output behind. Pydantic's own messages span several lines and echo the input;
 :func:`validation_problem` condenses them to the first problem's location and message.
+:func:`read_user_bytes` reads a named file only when it is a regular file of sane size (a
+pipe or a device would hang the command), and :func:`find_files` searches a run directory
+without losing a run to a broken link the way ``Path.rglob`` silently would.
 """
 
 from __future__ import annotations
