@@ -9,6 +9,7 @@ service — a model provider — that gave no usable reply (:class:`ServiceError
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 
@@ -43,3 +44,25 @@ class LedgerError(SSCBenchError):
         self.line = line
         self.problem = problem
         super().__init__(f"{self.path}:{line}: {problem}")
+
+
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT})
+"""No space (or no quota) left: the user frees some and runs the command again."""
+
+
+class OutputError(SSCBenchError):
+    """A file SSCBench was writing could not be written — a full disk, a quota, an I/O
+    error. The command stops with one line naming the file and the cause; what it was
+    writing is left as a crash would leave it (an append-only ledger or status file with
+    a cut last line, which the next run sets aside) or removed (a temporary file that
+    would have replaced a derived document), never half-written in its place."""
+
+    def __init__(self, path: Path | str, exc: OSError) -> None:
+        self.path = Path(path)
+        self.errno = exc.errno
+        cause = exc.strerror or type(exc).__name__
+        if exc.errno in FULL:
+            advice = "free some space and run the same command again"
+        else:
+            advice = "check the file system, then run the same command again"
+        super().__init__(f"cannot write {self.path}: {cause}; {advice}")

@@ -5,16 +5,89 @@ input as one :class:`~sscbench.errors.ConfigError` line (exit code 2) — what i
 where, and how to fix it — and fails *before* writing anything, so a mistake never leaves
 half an output behind. Pydantic's own messages span several lines and echo the input;
 :func:`validation_problem` condenses them to the first problem's location and message.
+:func:`read_user_bytes` reads a named file only when it is a regular file of sane size (a
+pipe or a device would hang the command), and :func:`find_files` searches a run directory
+without losing a run to a broken link the way ``Path.rglob`` silently would.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from sscbench.errors import ConfigError
+
+USER_FILE_LIMIT = 64 * 1024 * 1024
+"""The largest hand-written file SSCBench reads (an experiment file, a contract, a case
+set's files, a saved analysis): far above any real one (the shipped 274-case set's largest
+file is under 100 KB), and small enough that pointing a flag at a disk image or a log fails
+at once instead of filling memory."""
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def os_problem(exc: OSError) -> str:
+    """An OS error as the words a user can act on (no errno, no traceback)."""
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link loop (the link points back into itself)"
+    return exc.strerror or type(exc).__name__
+
+
+def read_user_bytes(path: Path, what: str, *, limit: int = USER_FILE_LIMIT) -> bytes:
+    """The bytes of a file a user named as ``what``, or one :class:`ConfigError` line.
+
+    Only a regular file is read: a named pipe or a device (``/dev/zero``, ``/dev/stdin``)
+    would block or never end, so it is refused at once — opened without blocking, checked
+    on the open descriptor (no race with a swapped path), and read up to ``limit`` bytes.
+    A missing file, a symbolic link loop or a permission problem is named the same way."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {os_problem(exc)}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(
+                f"{what} {path} is {_kind(info.st_mode)}, not a regular file; give a file"
+            )
+        if info.st_size > limit:
+            raise ConfigError(
+                f"{what} {path} is {info.st_size / 2**20:.0f} MiB, more than the "
+                f"{limit / 2**20:.0f} MiB SSCBench reads; is it the right file?"
+            )
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {path}: {os_problem(exc)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew while being read
+        raise ConfigError(f"{what} {path} is more than the {limit / 2**20:.0f} MiB SSCBench reads")
+    return data
+
+
+def resolve_user_path(path: Path, what: str) -> Path:
+    """``path`` made absolute with symbolic links resolved, or one :class:`ConfigError`
+    line (a link loop raises ``RuntimeError`` in ``Path.resolve`` on Python 3.11)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError) as exc:
+        problem = os_problem(exc) if isinstance(exc, OSError) else "a symbolic link loop"
+        raise ConfigError(f"{what} {path}: {problem}; fix or remove the link") from None
 
 
 def validation_problem(exc: ValidationError) -> str:
@@ -68,3 +141,34 @@ def check_output_file(path: Path, flag: str) -> None:
             f"{flag} {path} is not writable (read-only file system or no permission); "
             "choose a writable location"
         )
+
+
+SET_ASIDE = ".incomplete-"
+"""The mark of a run directory a resume set aside (``<name>.incomplete-N``)."""
+
+
+def find_files(root: Path, name: str, *, skip: str | None = SET_ASIDE) -> list[Path]:
+    """Every file called ``name`` under ``root``, at any depth, sorted — as
+    ``sorted(root.rglob(name))`` finds them (symbolic links to directories are not
+    followed), except that an entry called ``name`` that cannot be read as a regular file
+    (a symbolic link loop, a dangling link, a directory) is a :class:`ConfigError` naming
+    it, where ``rglob`` would skip it and lose a run without a word. Directories whose name
+    holds ``skip`` (runs set aside by a resume) are not searched."""
+    found: list[Path] = []
+
+    def unreadable(exc: OSError) -> None:
+        raise ConfigError(f"cannot read directory {exc.filename}: {os_problem(exc)}")
+
+    for directory, dirs, names in os.walk(root, onerror=unreadable):
+        dirs[:] = sorted(d for d in dirs if skip is None or skip not in d)
+        if name not in names and name not in dirs:
+            continue
+        path = Path(directory) / name
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            raise ConfigError(f"{path}: {os_problem(exc)}; fix or remove it") from None
+        if not stat.S_ISREG(mode):
+            raise ConfigError(f"{path} is {_kind(mode)}, not a file; fix or remove it")
+        found.append(path)
+    return sorted(found)

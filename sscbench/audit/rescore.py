@@ -31,6 +31,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation
 from sscbench.records.ledger import Ledger, read_ledger
+from sscbench.user_files import find_files
 
 LEDGER = "ledger.jsonl"
 IMPORT = "import.json"
@@ -41,7 +42,7 @@ def find_runs(directory: Path) -> list[Path]:
     """Run directories under ``directory`` (any depth), sorted; set-aside ones skipped."""
     if not directory.is_dir():
         raise ConfigError(f"{directory} is not a directory; pass the --out of a run or import")
-    runs = sorted(p.parent for p in directory.rglob(LEDGER) if ".incomplete-" not in p.parent.name)
+    runs = [p.parent for p in find_files(directory, LEDGER)]
     if not runs:
         raise ConfigError(
             f"no ledger.jsonl under {directory}; pass a directory `sscbench run` or "
@@ -83,16 +84,23 @@ def rescore_run(run_dir: Path, root: Path) -> RescoredRun | None:
     )
     pending: dict[str, AgentToolCall] = {}
     observations = identical = 0
+    clock_drift: int | None = None
     for event in ledger.events:
-        if isinstance(event, AgentToolCall):
-            pending[event.call_id] = event
-        elif isinstance(event, ToolObservation) and event.call_id in pending:
+        if isinstance(event, ToolObservation) and event.call_id in pending:
             call = pending.pop(event.call_id)
             replayed = env.execute(
                 ToolCall(id=call.call_id, name=call.name, arguments=call.arguments), event.step
             )
             observations += 1
             identical += _same(event.content, replayed.content)
+        elif isinstance(event, AgentToolCall):
+            pending[event.call_id] = event
+        # The virtual clock moves with every visible item, in the episode's order: a call is
+        # charged when it is emitted, before it executes (its observation carries the time
+        # the server answered), so clocked contracts (Expiry, Transport) see the same times.
+        at = env.observe(event)
+        if event.vt is not None and at != event.vt and clock_drift is None:
+            clock_drift = event.step
     graded = None
     if end.termination != "harness_error":
         texts = [e.content for e in ledger.events if isinstance(e, AgentMessage)]
@@ -100,6 +108,10 @@ def rescore_run(run_dir: Path, root: Path) -> RescoredRun | None:
     fidelity = []
     if identical != observations:
         fidelity.append(f"{observations - identical} of {observations} observations differ")
+    if clock_drift is not None:
+        fidelity.append(
+            f"the replayed virtual clock differs from the recorded one at step {clock_drift}"
+        )
     if graded is not None and a_hash is not None and graded.final_state_hash != a_hash:
         fidelity.append("final state hash differs from the recorded one")
     r_success = None if graded is None else graded.success

@@ -20,7 +20,10 @@ sample was filled is recorded beside the replacements, as the paper reports them
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -38,7 +41,7 @@ from sscbench.cases.caseset import (
     slug,
 )
 from sscbench.envs.tau2_runtime import tau2_version
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import dump_contract
 from sscbench.operators.base import ProposalContext, Rejection
@@ -289,8 +292,6 @@ def build_case_set(
     With a ``review`` outcome, cases the final semantic review decided to replace are
     replaced in frozen order, and the manifest records the review and what is still open.
     """
-    from sscbench import __version__
-
     names = operators or operator_names()
     unknown = [n for n in names if n not in operator_names()]
     if unknown:
@@ -321,7 +322,59 @@ def build_case_set(
                 f"the semantic review names {len(unknown)} case(s) that are not candidates of "
                 f"this build, e.g. {unknown[0]!r}: check the case ids and --operators"
             )
-    out.mkdir(parents=True, exist_ok=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # Written into a hidden sibling and renamed into place whole: a full disk (or a kill)
+    # never leaves half a case set where a loader would find its manifest missing files.
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    except OSError as exc:
+        raise OutputError(out, exc) from None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        staging.chmod(0o777 & ~mask)  # a directory's usual mode, not mkdtemp's private one
+        manifest = _write_set(
+            staging,
+            chosen,
+            screening,
+            names,
+            counts,
+            review,
+            name=name,
+            version=version,
+            per_operator=per_operator,
+            controls=controls,
+            seed=seed,
+            limits=limits,
+        )
+        os.rename(staging, out)  # onto an absent or empty directory, atomically
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise OutputError(exc.filename or out, exc) from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return manifest
+
+
+def _write_set(
+    out: Path,
+    chosen: list[tuple[FaultContract, Witness]],
+    screening: list[ScreeningEntry],
+    names: list[str],
+    counts: dict[str, dict[str, int]],
+    review: ReviewOutcome | None,
+    *,
+    name: str,
+    version: str,
+    per_operator: int,
+    controls: int,
+    seed: int,
+    limits: SearchLimits,
+) -> Manifest:
+    """Write the case files, the screening log and the manifest into ``out``."""
+    from sscbench import __version__
+
     entries = _write_cases(out, chosen)
     with (out / "screening.jsonl").open("w", encoding="utf-8") as fh:
         for entry in screening:

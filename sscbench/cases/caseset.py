@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import parse_contract
-from sscbench.user_files import validation_problem
+from sscbench.user_files import read_user_bytes, resolve_user_path, validation_problem
 from sscbench.witnesses.record import Witness
 
 MANIFEST = "manifest.json"
@@ -114,7 +114,19 @@ def default_case_set_path() -> Path:
 def load_case_set(root: Path | str | None = None) -> CaseSet:
     """Load a case set, checking every file against the manifest (default: the shipped one)."""
     root = Path(root) if root is not None else default_case_set_path()
-    return _load(root.resolve())
+    return _load(resolve_user_path(root, "case set"))
+
+
+def _case_file(root: Path, name: str, what: str) -> bytes:
+    """A file the manifest lists, read as a user file: missing, a link loop, a directory
+    or a device is one line naming it and the way out."""
+    path = root / name
+    if not path.is_file() and not path.is_symlink() and not path.exists():
+        raise ConfigError(
+            f"case set {root}: {name} is missing ({MANIFEST} lists it as a {what}); restore "
+            "it, or rebuild the case set with `sscbench build`"
+        )
+    return read_user_bytes(path, f"case set {what}")
 
 
 @cache
@@ -125,7 +137,8 @@ def _load(root: Path) -> CaseSet:
             f"{root} is not a case set: {MANIFEST} is missing (build one with `sscbench build`)"
         )
     try:
-        manifest = Manifest.model_validate_json(manifest_path.read_bytes().decode("utf-8"))
+        data = read_user_bytes(manifest_path, "case set manifest")
+        manifest = Manifest.model_validate_json(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{manifest_path}: not valid UTF-8 (byte {exc.start})") from None
     except ValidationError as exc:
@@ -135,8 +148,8 @@ def _load(root: Path) -> CaseSet:
         ) from None
     cases = []
     for entry in manifest.cases:
-        contract_bytes = (root / entry.contract).read_bytes()
-        witness_bytes = (root / entry.witness).read_bytes()
+        contract_bytes = _case_file(root, entry.contract, "contract")
+        witness_bytes = _case_file(root, entry.witness, "witness")
         if sha256_bytes(contract_bytes) != entry.contract_sha256:
             raise ConfigError(
                 f"{root / entry.contract}: does not match the manifest's hash (edited?)"

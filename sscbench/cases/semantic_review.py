@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sscbench.cases.build import ReviewOutcome
 from sscbench.cases.caseset import Case, CaseSet, sha256_bytes
 from sscbench.errors import ConfigError
+from sscbench.user_files import read_user_bytes
 
 Criterion = Literal["task_relevance", "evidence_authority", "visible_sufficiency", "scope"]
 CRITERIA: tuple[Criterion, ...] = (
@@ -81,9 +82,11 @@ def read_verdicts(path: Path, known: Iterable[str] | None = None) -> list[CaseVe
     """Parse a verdicts JSONL file; any bad line is one :class:`ConfigError` naming it.
     With ``known``, a case id outside it is an error too (a typo must not pass silently)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read semantic-review verdicts {path}: {exc}") from None
+        text = read_user_bytes(path, "semantic-review verdicts").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"cannot read semantic-review verdicts {path}: not valid UTF-8 (byte {exc.start})"
+        ) from None
     ids = set(known) if known is not None else None
     verdicts: list[CaseVerdict] = []
     seen: set[tuple[str, str]] = set()
@@ -101,6 +104,10 @@ def read_verdicts(path: Path, known: Iterable[str] | None = None) -> list[CaseVe
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or "line"
             raise ConfigError(f"{where}: {loc}: {first['msg']}") from None
+        except (RecursionError, ValueError):  # nested too deeply, a 5,000-digit number
+            raise ConfigError(
+                f"{where}: not a verdict object; one verdict object per line"
+            ) from None
         if ids is not None and verdict.case_id not in ids:
             raise ConfigError(f"{where}: case {verdict.case_id!r} is not a candidate of this build")
         key = (verdict.case_id, verdict.reviewer)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sscbench.cli.reconstruct import LABELS_FILE
+from sscbench.cli.reconstruct import LABELS_FILE, write_labels
 from sscbench.errors import ConfigError
 
 EVAL_DIR = "oracle_eval"
@@ -114,9 +114,7 @@ def handle(args: argparse.Namespace) -> int:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
     labels = label_dir(args.out)
-    with (args.out / LABELS_FILE).open("w", encoding="utf-8") as fh:
-        for label in labels:
-            fh.write(label.model_dump_json() + "\n")
+    write_labels(args.out / LABELS_FILE, labels)  # whole or not at all
     out = Console(soft_wrap=True, width=140)
     with console.status("validating against the scripted truth, analysing, writing the report"):
         validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from sscbench import __version__
-from sscbench.errors import ConfigError, LedgerError
+from sscbench.errors import ConfigError, LedgerError, OutputError
 
 EXIT_USAGE = 2
 ALL = "*"
@@ -77,12 +80,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command(words))
     args = parser.parse_args(words)
-    try:
-        code: int = args.handler(args)
-    except (ConfigError, LedgerError) as exc:
-        print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        try:
+            code: int = args.handler(args)
+        except (ConfigError, LedgerError, OutputError) as exc:
+            print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        except OSError as exc:
+            if exc.errno not in WRITE_FAILURES:
+                raise  # not the file system refusing a write: a bug, with its traceback
+            failure = OutputError(exc.filename or "an output file", exc)
+            print(f"sscbench {args.command}: error: {failure}", file=sys.stderr)
+            return EXIT_USAGE
     return code
+
+
+WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+"""File-system refusals of a write that reach the command line without a file attached (the
+writers of runs, labels, reports and case sets name theirs as :class:`OutputError`)."""
+
+
+_python_showwarning = warnings.showwarning
+
+
+def _one_line_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """SSCBench's own warnings (a cut last line set aside, a dropped truncated line) as
+    one ``warning: ...`` line, as the commands print theirs; others as Python shows them."""
+    if category.__module__.startswith("sscbench."):
+        print(f"warning: {message}", file=file or sys.stderr)
+    else:
+        _python_showwarning(message, category, filename, lineno, file, line)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sscbench.cli.params import executor_choice, parse_params
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -103,10 +103,12 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
     validation = validate_dir(root, labels) if args.validate else None
     if classifier is not None:
-        with (root / CLASSIFIER_CALLS_FILE).open("a", encoding="utf-8") as fh:
+        from sscbench.records.ledger import JsonlWriter
+
+        with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
             for call in classifier.provider_calls:
-                fh.write(call.model_dump_json() + "\n")
-    _write_labels(out, labels)  # only once everything is computed
+                calls.append(call)
+    write_labels(out, labels)  # only once everything is computed
     console = Console(soft_wrap=True, width=140)
     table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
     console.print(table)
@@ -139,14 +141,24 @@ def handle(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _write_labels(out: Path, labels: list[RunLabels]) -> None:
-    """Write the labels file whole or not at all: a temporary sibling renamed over it."""
-    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.absolute().parent)
+def write_labels(out: Path, labels: list[RunLabels]) -> None:
+    """Write the labels file whole or not at all: a temporary sibling renamed over it (a
+    full disk leaves the previous labels in place, and is one
+    :class:`~sscbench.errors.OutputError` line)."""
+    try:
+        fd, name = tempfile.mkstemp(
+            prefix=f".{out.name}.", suffix=".tmp", dir=out.absolute().parent
+        )
+    except OSError as exc:
+        raise OutputError(out, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for label in labels:
                 fh.write(label.model_dump_json() + "\n")
         os.replace(name, out)
+    except OSError as exc:
+        Path(name).unlink(missing_ok=True)
+        raise OutputError(out, exc) from None
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from sscbench.cli.params import executor_choice
 from sscbench.cli.reconstruct import LABELS_FILE
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 
 if TYPE_CHECKING:
     from sscbench.analysis.results import AnalysisResult
@@ -78,14 +78,12 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     from sscbench.analysis.population import AnalysisWarning, Sensitivity, read_schedule
     from sscbench.analysis.results import AnalysisResult
     from sscbench.records.ledger import TruncatedLineWarning
-    from sscbench.user_files import validation_problem
+    from sscbench.user_files import read_user_bytes, validation_problem
 
     if args.analysis is not None:
         try:
-            text = args.analysis.read_bytes().decode("utf-8")
+            text = read_user_bytes(args.analysis, "--analysis").decode("utf-8")
             return AnalysisResult.model_validate_json(text)
-        except OSError as exc:
-            raise ConfigError(f"cannot read --analysis {args.analysis}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise ConfigError(
                 f"{args.analysis}: not valid UTF-8 (byte {exc.start}); give the analysis.json "
@@ -154,7 +152,10 @@ def handle(args: argparse.Namespace) -> int:
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
     result = _analysis(args, labels)
-    files = write_report(result, labels, root, out, viewer=args.viewer)
+    try:
+        files = write_report(result, labels, root, out, viewer=args.viewer)
+    except OSError as exc:  # a full disk: the staging directory is gone, the old report stays
+        raise OutputError(exc.filename or out, exc) from None
     for problem in files.problems:
         print(f"warning: {problem}")
     print(f"report: {files.report_path}")

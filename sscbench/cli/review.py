@@ -105,6 +105,12 @@ def handle_export(args: argparse.Namespace) -> int:
         f"{len(result.calibration)} calibration packets in {result.out / 'packets'}; "
         f"key in {result.out / 'key.jsonl'} — keep it from reviewers"
     )
+    left = result.population.get("left_out", {})
+    console.print(
+        f"sampled from the main-interface runs of r0 (r0 from {result.population.get('r0_from')}); "
+        f"left out: {left.get('paired_check_or_arrival_variant', 0)} paired-check or arrival "
+        f"variant runs, {left.get('later_repetition', 0)} runs of later repetitions"
+    )
     if len(result.entries) < args.sample:
         console.print(f"[yellow]only {len(result.entries)} runs were eligible[/yellow]")
     if len(result.calibration) < args.calibration:

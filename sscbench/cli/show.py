@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from sscbench.cli.reconstruct import LABELS_FILE
+from sscbench.errors import ConfigError
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -62,6 +63,10 @@ def handle(args: argparse.Namespace) -> int:
     )
     from sscbench.records.ledger import read_ledger
 
+    if args.width < 1:
+        raise ConfigError(
+            f"--width must be at least 1 (characters of each observation shown), got {args.width}"
+        )
     path: Path = args.ledger
     if path.is_dir():
         path = path / "ledger.jsonl"

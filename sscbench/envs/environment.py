@@ -47,6 +47,18 @@ def tool_kinds(domain_name: str) -> dict[str, str]:
 
 
 @cache
+def tool_parameters(domain_name: str) -> dict[str, frozenset[str]]:
+    """Map each agent tool of the domain to the names of the arguments it takes (its τ²
+    schema's properties): what a contract's ``match`` may name."""
+    domain = load_domain(domain_name)
+    toolkit = domain.toolkit_class(domain.base_db)
+    return {
+        name: frozenset(tool.openai_schema["function"]["parameters"].get("properties", {}))
+        for name, tool in toolkit.get_tools().items()
+    }
+
+
+@cache
 def _to_json_str() -> Any:
     prepare_tau2()
     from tau2.environment.environment import Environment

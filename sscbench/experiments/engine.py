@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sscbench.errors import OutputError
 from sscbench.experiments.arrival import with_replay
 from sscbench.experiments.budget import Budget, CallCost, run_cost
 from sscbench.experiments.execute import clear_stale, finished_run
@@ -186,6 +187,8 @@ async def _decide(ctx: _Context, run: ScheduledRun) -> tuple[RunRecord, bool]:
 async def _one(ctx: _Context, run: ScheduledRun) -> RunRecord:
     try:
         record, executed = await _decide(ctx, run)
+    except OutputError:
+        raise  # a full disk: every later run would fail too; the session stops, resumable
     except Exception:  # a harness bug outside the episode: recorded, never fatal to others
         last = traceback.format_exc().strip().splitlines()[-1]
         record, executed = missing(run, "harness_error", last), True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -141,7 +142,7 @@ def clear_stale(run_dir: Path) -> None:
     """Set aside whatever occupies a run's directory (called when the run is not finished
     there): its place then holds a finished run of its key or nothing, never a partial or
     failed one that a reader might take for a result."""
-    if run_dir.exists():
+    if os.path.lexists(run_dir):  # a symbolic link too, even a looping or dangling one
         set_aside(run_dir)
 
 

@@ -41,6 +41,7 @@ from sscbench.experiments.spec import (
 from sscbench.llm.config import ProviderConfig
 from sscbench.operators.registry import get_operator, operator_names
 from sscbench.operators.variants import takes_variant, vary
+from sscbench.user_files import resolve_user_path
 from sscbench.users import USERS, make_user
 
 
@@ -219,7 +220,7 @@ def resolve_user(
 
 
 def _cases(problems: Problems, sel: CaseSelection, base: Path) -> tuple[CaseSet | None, list[Case]]:
-    root = (base / Path(sel.path).expanduser()).resolve() if sel.path else None
+    root = base / Path(sel.path).expanduser() if sel.path else None
     try:
         case_set = load_case_set(root)
     except ConfigError as exc:
@@ -320,7 +321,7 @@ def _check_external(problems: Problems, spec: ExperimentFile) -> None:
 
 def load_experiment(path: Path) -> Experiment:
     """Parse, validate and resolve an experiment file (nothing is written)."""
-    source = path.resolve()
+    source = resolve_user_path(path, "experiment file")
     data, lines = read_source(path)
     problems = Problems(path, lines)
     if not isinstance(data, dict):

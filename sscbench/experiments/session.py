@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 from sscbench.experiments.budget import Budget, directory_spend
 from sscbench.experiments.engine import OnRecord, run_schedule
 from sscbench.experiments.executors import Executor, clear_staging, make_executor
@@ -103,11 +103,20 @@ class SessionResult:
 
 
 def _write_json(path: Path, obj: Any) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(obj, fh, indent=1, sort_keys=True, ensure_ascii=False)
-        fh.write("\n")
-    os.replace(tmp, path)
+    """Write ``path`` whole or not at all: a temporary sibling renamed over it (removed if
+    the disk fills first)."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(path, exc) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(obj, fh, indent=1, sort_keys=True, ensure_ascii=False)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(path, exc) from None
 
 
 def describe(experiment: Experiment) -> dict[str, Any]:
@@ -199,11 +208,11 @@ def run_experiment(
     schedule: Sequence[ScheduledRun] | Schedule = Schedule(experiment) if runs is None else runs
     with exclusive(out):
         check_same_experiment(out, experiment)
-        keep_logs_in(out)  # a managed local model server logs beside the runs it serves
-        _write_json(out / EXPERIMENT_FILE, describe(experiment))
-        log = StatusLog(out / STATUS_FILE)
+        log = StatusLog(out / STATUS_FILE)  # a damaged status file stops us before any write
         tally = Tally()
         try:
+            keep_logs_in(out)  # a managed local model server logs beside the runs it serves
+            _write_json(out / EXPERIMENT_FILE, describe(experiment))
             log.session(str(experiment.source), experiment.name, len(schedule))
             budget = Budget(experiment.budget, *directory_spend(out))
             if on_start is not None:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from sscbench.errors import ConfigError
 from sscbench.experiments.locate import KeyLines, toml_key_lines, yaml_key_lines
+from sscbench.user_files import read_user_bytes
 
 KeyPath = tuple[str | int, ...]
 
@@ -63,10 +64,13 @@ def add_validation_errors(problems: Problems, prefix: KeyPath, exc: ValidationEr
 
 def read_source(path: Path) -> tuple[Any, KeyLines]:
     """The file's data and its key-line map; a syntax error is a ``ConfigError`` with a line."""
+    raw = read_user_bytes(path, "experiment file")
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the experiment file ({exc})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not valid UTF-8 (byte {exc.start}); an experiment file is text"
+        ) from None
     suffix = path.suffix.lower()
     if suffix == ".toml":
         try:
@@ -76,6 +80,8 @@ def read_source(path: Path) -> tuple[Any, KeyLines]:
             line = found.group(1) if found else str(max(1, len(text.splitlines())))
             where = f"{path}:{line}"  # "at end of document": the last line
             raise ConfigError(f"{where}: invalid TOML: {exc}") from None
+        except RecursionError:
+            raise ConfigError(f"{path}: invalid TOML: nested too deeply") from None
         return data, toml_key_lines(text)
     if suffix in (".yaml", ".yml"):
         try:

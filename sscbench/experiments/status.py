@@ -9,15 +9,22 @@ record per distinct outcome. Readers take the latest record per key.
 
 The ledgers are the ground truth; this file is their index. After a crash between a
 ledger's last line and its status line, the next session finds the finished ledger and
-writes the missing line. A line cut off by a crash is skipped by the reader, and the
-writer first ends it so the next record starts on its own line.
+writes the missing line. A last line cut off by a crash (a kill, a full disk) is skipped by
+the readers; the next session sets its bytes aside in ``schedule.jsonl.cut-N`` (nothing is
+deleted) and cuts the file back to its last whole line before appending, so the cut bytes
+never become a damaged line in the middle. A damaged line anywhere else means the file was
+edited or corrupted: the session refuses to resume, naming the line, rather than carry on
+and leave ``report`` unable to read the file.
 """
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import stat
 import time
+import warnings
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,12 +32,16 @@ from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 from sscbench.experiments.plan import Condition, RunKey
+from sscbench.records.ledger import TruncatedLineWarning
 from sscbench.records.versioning import VersionedRecord
+from sscbench.user_files import validation_problem
 
 STATUS_FILE = "schedule.jsonl"
 LOCK_FILE = ".lock"
+CUT_SUFFIX = ".cut-"
+"""``schedule.jsonl.cut-N``: the bytes of a last line a crash cut off, set aside."""
 
 State = Literal["observed", "missing"]
 Cause = Literal[
@@ -113,18 +124,42 @@ class SessionRecord(VersionedRecord, _Frozen):
     pid: int
 
 
-def _run_lines(lines: Iterable[bytes]) -> Iterator[tuple[int, RunRecord]]:
-    """Each valid run record of a status file with the offset its line starts at (session
-    lines and lines cut by a crash do not validate and are skipped)."""
+def _run_lines(lines: Iterable[bytes], path: Path | None = None) -> Iterator[tuple[int, RunRecord]]:
+    """Each valid run record of a status file with the offset its line starts at.
+
+    Session lines, lines of kinds this version does not know and a last line cut by a crash
+    (no newline) are skipped. With ``path`` (a session about to resume) any other line that
+    is not a run record — not JSON, or a ``run`` line that does not validate, which
+    ``report`` could not read either — is a :class:`ConfigError` naming ``path:line``."""
     offset = 0
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         try:
             record: RunRecord | None = RunRecord.model_validate_json(line)
-        except ValidationError:
+        except ValidationError as exc:
             record = None
+            if path is not None and line.endswith(b"\n"):
+                _check_other(path, number, line, exc)
         if record is not None:
             yield offset, record
         offset += len(line)
+
+
+def _check_other(path: Path, number: int, line: bytes, exc: ValidationError) -> None:
+    """Refuse a whole line that is neither a run record nor another record kind."""
+    how = (
+        "the line was edited or corrupted, not cut by a crash; repair or remove it, keeping "
+        "a copy, and run again"
+    )
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):  # not JSON (or not UTF-8, or absurdly deep)
+        raise ConfigError(f"{path}:{number}: not a status record: {how}") from None
+    if not isinstance(obj, dict):
+        raise ConfigError(f"{path}:{number}: not a status record: {how}")
+    if obj.get("kind") == "run":
+        raise ConfigError(
+            f"{path}:{number}: a damaged run record ({validation_problem(exc)}): {how}"
+        )
 
 
 def read_status(path: Path) -> dict[RunKey, RunRecord]:
@@ -140,14 +175,19 @@ class PriorRecords:
     starts and read back when asked for: a resumed 100,000-run session keeps a key and an
     offset per run (the file is append-only, so an offset stays valid), not a record."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, strict: bool = False) -> None:
         self._at: dict[RunKey, int] = {}
         self._fh: BinaryIO | None = None
         if not path.exists():
             return
         self._fh = path.open("rb")
-        for offset, record in _run_lines(self._fh):  # a line at a time: never the whole file
-            self._at[record.run_key] = offset
+        checked = path if strict else None  # strict: a damaged middle line is an error
+        try:
+            for offset, record in _run_lines(self._fh, checked):  # a line at a time
+                self._at[record.run_key] = offset
+        except BaseException:
+            self._fh.close()
+            raise
 
     def __len__(self) -> int:
         return len(self._at)
@@ -172,23 +212,90 @@ class PriorRecords:
             self._fh.close()
 
 
+def _set_aside_cut_tail(path: Path) -> None:
+    """Before appending: if the file's last line has no newline (a crash or a full disk
+    cut it), either end it — when it is a whole record that only lacks its newline — or
+    copy its bytes to ``<file>.cut-N`` and cut the file back to its last whole line, so
+    the next record starts on a line of its own and no damaged line is left in the middle.
+    The copy is complete before the file is cut: a crash in between loses nothing."""
+    if not path.exists():
+        return
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise ConfigError(f"{path} is not a regular file; it should be the experiment's status")
+    try:
+        _repair_tail(path)
+    except OSError as exc:  # a full disk: the file is cut back only once its tail is copied
+        raise OutputError(exc.filename or path, exc) from None
+
+
+def _repair_tail(path: Path) -> None:
+    with path.open("r+b") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        fh.seek(-1, os.SEEK_END)
+        if fh.read(1) == b"\n":
+            return
+        chunk, start = b"", size
+        while b"\n" not in chunk and start > 0:  # find the last newline, from the end
+            start = max(0, start - 65536)
+            fh.seek(start)
+            chunk = fh.read(size - start)
+        keep = start + chunk.rfind(b"\n") + 1 if b"\n" in chunk else 0
+        fh.seek(keep)
+        tail = fh.read()
+        try:
+            whole = isinstance(json.loads(tail), dict)
+        except (ValueError, RecursionError):
+            whole = False
+        if whole:  # the record is all there; only its newline is missing
+            fh.seek(0, os.SEEK_END)
+            fh.write(b"\n")
+            return
+        n = 1
+        while os.path.lexists(side := path.with_name(f"{path.name}{CUT_SUFFIX}{n}")):
+            n += 1
+        with side.open("xb") as out:
+            out.write(tail)
+            out.flush()
+            os.fsync(out.fileno())
+        fh.truncate(keep)
+    warnings.warn(
+        TruncatedLineWarning(
+            f"{path}: the last line was cut off ({len(tail)} bytes, by a crash or a full "
+            f"disk); its bytes are kept in {side.name} and the file continues from the last "
+            "whole line"
+        ),
+        stacklevel=4,
+    )
+
+
 class StatusLog:
-    """Appends records to the status file (single writer: the event-loop thread)."""
+    """Appends records to the status file (single writer: the event-loop thread).
+
+    Opening it for a session first sets aside a last line a crash cut off
+    (:func:`_set_aside_cut_tail`) and then reads the earlier records strictly: a damaged
+    line in the middle is a :class:`ConfigError` naming it, before anything runs."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.latest = PriorRecords(path)
+        _set_aside_cut_tail(path)
+        self.latest = PriorRecords(path, strict=True)
         """The latest record per key from earlier sessions, until this session settles it."""
-        self._fh = path.open("ab")
-        if self._fh.tell() > 0:
-            with path.open("rb") as fh:
-                fh.seek(-1, os.SEEK_END)
-                if fh.read(1) != b"\n":
-                    self._write(b"\n")  # end a line cut off by a crash
+        self._failed = False
+        try:
+            self._fh = path.open("ab")
+        except OSError as exc:
+            self.latest.close()
+            raise OutputError(path, exc) from None
 
     def _write(self, data: bytes) -> None:
-        self._fh.write(data)
-        self._fh.flush()
+        try:
+            self._fh.write(data)
+            self._fh.flush()
+        except OSError as exc:  # a full disk: the session stops, the cut line is set aside
+            self._failed = True  # by the next one
+            raise OutputError(self.path, exc) from None
 
     def session(self, experiment: str, name: str, scheduled: int) -> None:
         """Write the session line."""
@@ -211,9 +318,13 @@ class StatusLog:
         return True
 
     def close(self) -> None:
-        """Close the file."""
-        self._fh.close()
+        """Close the file (after a failed write, without raising its error again)."""
         self.latest.close()
+        try:
+            self._fh.close()
+        except OSError as exc:
+            if not self._failed:
+                raise OutputError(self.path, exc) from None
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.refutation import get_relation
 from sscbench.records.ledger import Ledger
-from sscbench.user_files import validation_problem
+from sscbench.user_files import read_user_bytes, validation_problem
 
 
 def dump_contract(contract: FaultContract) -> str:
@@ -81,8 +81,10 @@ def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
 
 def check_runnable(contract: FaultContract, source: str) -> None:
     """Refuse a contract this installation cannot run or label: an unknown domain or task
-    (the run would end in a harness error), or a refutation relation no installed package
-    registers (it would run, then block ``reconstruct``)."""
+    (the run would end in a harness error), a refutation relation no installed package
+    registers (it would run, then block ``reconstruct``), or one that contradicts what a
+    contract means (:mod:`sscbench.fault_contracts.coherence`: it would run and mean
+    nothing)."""
     from sscbench.envs.domain import load_domain  # τ²: only when a contract is loaded
 
     try:
@@ -93,15 +95,19 @@ def check_runnable(contract: FaultContract, source: str) -> None:
         get_relation(contract.refutation.relation)
     except ConfigError as exc:
         raise ConfigError(f"{source}: refutation.relation: {exc}") from None
+    from sscbench.fault_contracts.coherence import contradictions
+
+    found = contradictions(contract)
+    if found:
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise ConfigError(f"{source}: contradictory contract: {found[0]}{more}")
 
 
 def load_contract(path: Path | str) -> FaultContract:
     """Read a contract file and check that it can run here (:func:`check_runnable`)."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read contract {path}: {exc.strerror}") from None
+        text = read_user_bytes(path, "contract").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(
             f"{path}: not valid UTF-8 (byte {exc.start}); a contract is a YAML text file"

@@ -9,6 +9,7 @@ functions serve witness search and event reconstruction. Relations are an open r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -55,6 +56,38 @@ CHAIN_BREAKS: Registry[ChainBreak] = Registry("write-chain rule", group="sscbenc
 """Per refutation relation: how the injection runtime tells a repeat of a suppressed write
 from a different write of the same fields. Registered beside the relation (the operator's
 domain knowledge), so the generic runtime names no tool or field."""
+
+
+@dataclass(frozen=True)
+class RelationNeeds:
+    """What a relation reads of its contract, declared beside it so a contract that cannot
+    mean anything to it is refused when loaded (:mod:`sscbench.fault_contracts.coherence`)
+    rather than labelled ``never`` or failing mid-reconstruction.
+
+    ``params``: the parameters it reads; ``acquisitions``: the acquisition structures it
+    decides (empty: any); ``fields``: parameters naming the fact's fields (a list or one
+    path), which the target's paths must share; ``entity``: parameters naming the target
+    entity; ``request``: its ``tool`` and ``match`` name the request the contract's write
+    intervention acts on; ``intervention``: the intervention kind it reads; ``semantics``:
+    it needs quoted agent-visible semantics."""
+
+    params: tuple[str, ...] = ()
+    acquisitions: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+    entity: tuple[str, ...] = ()
+    request: bool = False
+    intervention: str | None = None
+    semantics: bool = False
+
+
+RELATION_NEEDS: dict[str, RelationNeeds] = {}
+"""Relation name → what it reads (a plugin relation may declare its own; one that does not
+gets the generic checks only)."""
+
+
+def declare_needs(relation: str, needs: RelationNeeds) -> None:
+    """Record what ``relation`` reads of its contract."""
+    RELATION_NEEDS[relation] = needs
 
 
 def chain_break(relation: str) -> ChainBreak | None:

@@ -48,6 +48,7 @@ from sscbench.records.hidden import StateCheck
 from sscbench.records.ledger import JsonlWriter
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.runs.layout import check_writable, finished_end, set_aside
+from sscbench.user_files import read_user_bytes
 
 IMPORT_FILE = "import.json"
 IMPORT_SCHEMA_VERSION = 1
@@ -157,15 +158,19 @@ class ImportSummary:
     """Of the disagreements, runs whose final state is another task's gold state."""
 
 
+RESULTS_LIMIT = 4 * 2**30
+"""τ² results files hold whole simulations (far larger than a hand-written file); 4 GiB
+is above any study's and still refuses a disk image passed by mistake."""
+
+
 def _load(path: Path) -> tuple[_Tau2Results, str]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read τ² results {path}: {exc.strerror}") from exc
+    raw = read_user_bytes(path, "τ² results", limit=RESULTS_LIMIT)
     try:
         data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"{path} is not JSON: {exc}; pass the file `tau2 run` wrote") from exc
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ConfigError(f"{path} is not JSON: {exc}; pass the file `tau2 run` wrote") from None
+    except RecursionError:
+        raise ConfigError(f"{path} is not τ² results: JSON nested too deeply") from None
     try:
         results = _Tau2Results.model_validate(data)
     except ValidationError as exc:

@@ -145,6 +145,13 @@ class OpenAIChatBackend:
         clock or an attempt's starts (the SDK's import alone takes about a second)."""
         self._sdk(url)
 
+    def start_server(self) -> None:
+        """Start the managed server, if the configuration has one. Reads no key: a run
+        replayed from the response cache may have none, and the key is read only when the
+        first request that misses the cache goes out (:meth:`prepare`)."""
+        if self._managed is not None:
+            server_for(self._managed)
+
     def _sdk(self, url: str | None = None) -> Any:
         if self._managed is not None:  # looked up each time: a crashed server is restarted
             url = server_for(self._managed).base_url

@@ -35,6 +35,7 @@ from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, truth_of
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
+from sscbench.user_files import find_files
 
 ARRIVAL_STRATA = ("before", "after", "absent", "none", "undecidable", "clean")
 """Human (reference) arrival classes, plus ``clean`` for negative controls."""
@@ -64,9 +65,8 @@ def ledgers(roots: Iterable[Path]) -> list[tuple[Path, Ledger]]:
     """(run directory, ledger) of every run under ``roots`` (set-aside runs skipped)."""
     out = []
     for root in roots:
-        for path in sorted(root.rglob(LEDGER_FILE)):
-            if ".incomplete-" not in path.parent.name:
-                out.append((path.parent, read_ledger(path)))
+        for path in find_files(root, LEDGER_FILE):
+            out.append((path.parent, read_ledger(path)))
     return out
 
 

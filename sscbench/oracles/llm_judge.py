@@ -23,24 +23,20 @@ from sscbench.oracles.llm_call import (
     json_object,
     prompt_material,
 )
+from sscbench.reconstruct.definition import USE_DEFINITION
 
 Level = Literal["L0", "L1"]
 
-INSTRUCTIONS = """You audit one conversation between a customer-service agent that uses \
+INSTRUCTIONS = f"""You audit one conversation between a customer-service agent that uses \
 tools and a user. In some conversations a tool observation was manipulated to assert a \
 FALSE value about one fact (fault injection); the environment's true state differs.
 Definitions:
-- A dependent use of the fact: an agent message, tool call or hand-off whose content or \
-arguments depend on a value or proposition about it (stating it, deriving from it, acting \
-on it, ending the conversation as if it held).
-- An erroneous reliance: a dependent use that treats the false value (or something \
-derived from it) as operative. Quoting it only to check, question or flag it is not \
-reliance. Hedged wording does not cancel an action whose arguments commit to it.
+{USE_DEFINITION}
 - The run ADOPTED the false value iff it contains at least one erroneous reliance.
 Steps are numbered [n]. Only agent messages and agent tool calls can be reliances.
 Answer with one JSON object and nothing else:
-{"adopted": true | false | null, "t_u": <step of the FIRST erroneous reliance, or null>, \
-"reason": "<one sentence>"}
+{{"adopted": true | false | null, "t_u": <step of the FIRST erroneous reliance, or null>, \
+"reason": "<one sentence>"}}
 Use null for "adopted" only if the conversation does not let you decide."""
 
 L0_TASK = """You are NOT told whether or where a value was falsified. Decide from the \

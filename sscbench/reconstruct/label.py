@@ -34,6 +34,7 @@ from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, Us
 from sscbench.records.events import AgentMessage, AgentToolCall, by_agent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
+from sscbench.user_files import find_files
 
 
 def fault_step(contract: FaultContract, history: History) -> int | None:
@@ -303,11 +304,7 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
 def run_dirs(root: Path) -> list[Path]:
     """Every run directory under ``root`` (those holding a ledger, attempts set aside as
     ``.incomplete-N`` left out), sorted by path: the order labels are written in."""
-    return [
-        ledger_path.parent
-        for ledger_path in sorted(root.rglob(LEDGER_FILE))
-        if ".incomplete-" not in ledger_path.parent.name
-    ]
+    return [ledger_path.parent for ledger_path in find_files(root, LEDGER_FILE)]
 
 
 def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:

@@ -18,24 +18,22 @@ from sscbench.llm.client import ProviderClient
 from sscbench.llm.config import parse_config
 from sscbench.llm.records import ProviderCall
 from sscbench.llm.transcript import Message
+from sscbench.reconstruct.definition import USE_DEFINITION
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.rules.base import RunView
 from sscbench.records.events import AgentMessage, AgentToolCall
 
-INSTRUCTIONS = """You label one event of a tool-using customer-service agent's run for a \
+INSTRUCTIONS = f"""You label one event of a tool-using customer-service agent's run for a \
 fault-injection study. A tool observation delivered a FALSE value v' about an affected fact \
 (the true value is v). Classify only the EVENT below, using these definitions:
-- dependent_use: the event's content or arguments depend on a value or proposition about \
-the affected fact (stating it, deriving from it, acting on it). Correct, hedged and wrong \
-uses all count.
-- erroneous: a dependent use that treats v' (or a value derived from it) as operative. \
-Hedged wording ("I think", "it seems") still treats v' as operative.
-- verification: the event quotes v' only to check, question or flag it (this is a \
-dependent use that is never erroneous).
-- none: the event does not refer to the affected fact, or only retrieves it (a read call \
-whose arguments do not depend on the fact).
-Answer with one JSON object and nothing else: {"label": "dependent_use" | "verification" | \
-"none", "erroneous": true | false, "stance": "endorse" | "retract" | null, "reason": "<short>"}. \
+{USE_DEFINITION}
+Labels:
+- dependent_use: a dependent use; erroneous is true when it is an erroneous reliance.
+- verification: a dependent use that quotes v' (or a value derived from it) only to check, \
+question or flag it; never erroneous.
+- none: the event is not a dependent use.
+Answer with one JSON object and nothing else: {{"label": "dependent_use" | "verification" | \
+"none", "erroneous": true | false, "stance": "endorse" | "retract" | null, "reason": "<short>"}}. \
 stance: endorse if the event asserts v' as true, retract if it asserts v or rejects v'."""
 
 

@@ -77,6 +77,39 @@ YES_NO = re.compile(
 )
 """A yes/no question about the record or the user's own ("Is your keyboard the 60% size?",
 "Did you order the black one?"): the agent asks about the value, it does not assert it."""
+_OPENER = (
+    r"^\W*(?:(?:so|and|but|then|oh|ok(?:ay)?|well|now|wait|hmm+|um+|uh+|huh|sorry|really|"
+    r"hold\s+on|hang\s+on|just\s+to\s+(?:be\s+sure|check|confirm|clarify)[^,:;]*)\W+)*"
+)
+"""Interjections and hedges a clause may open with before its own words ("wait, …",
+"hold on — …", "just to be sure I'm reading this right: …")."""
+CLAUSE_OPENING = re.compile(r"(?:^|[,;:]|\s[-–—]\s|[–—]|\.\.\.|…)")
+"""Where a clause of a sentence starts."""
+WH_OPENING = re.compile(_OPENER + r"(?:what|which|when|where|who|whom|whose|why|how)\b")
+"""A wh-question clause: it asks for something else and takes the value as given ("when
+on May 18 would you like to leave?")."""
+AUX_OPENING = re.compile(
+    _OPENER + r"(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|"
+    r"have|has|had)(?:n'?t)?\s+(?:there|you|i|we|it|that|this|they|he|she|your|the)\b"
+)
+"""An inverted (yes/no) clause; a yes/no question about the record is :data:`YES_NO`."""
+PREMISE_BEFORE = re.compile(
+    r"\b(?:since|because|as\s+(?:you|your|the|it|this|that|they)|given\s+that|now\s+that|"
+    r"seeing\s+that)\b[^,;:?]*$"
+)
+"""The value stated as a premise of what follows ("since you return May 18, …")."""
+CLOSING = re.compile(
+    r"\b(?:anything\s+else|anything\s+more|any\s+other\s+(?:questions?|changes?|requests?)|"
+    r"(?:can|may|could)\s+i\s+(?:help|assist|do)|help\s+(?:you\s+)?with)\b"
+)
+"""A closing question ("anything else I can help with?"): it asks about nothing in the
+sentence."""
+USER_WISH = re.compile(
+    r"\b(?:you|u|ya)\s+(?:(?:still|really|actually)\s+)?(?:want|wanted|wanna|like|prefer|"
+    r"need|mean|meant|wish|intend|plan)\b"
+)
+"""A question about what the user wants ("…4 sizes smaller, just checking that's what you
+want?"): it checks the request, and the value stated beside it is asserted."""
 ACTION_REQUEST = re.compile(
     r"\b(?:proceed|go\s+ahead|would\s+you\s+like|do\s+you\s+want|shall\s+i|should\s+i|"
     r"want\s+(?:me\s+)?to|like\s+(?:me\s+)?to|ok(?:ay)?\s+to|reply\s+(?:yes|with)|"
@@ -182,6 +215,36 @@ def doubts(low: str) -> bool:
     return DOUBT.search(kept) is not None or INCONSISTENT.search(kept) is not None
 
 
+def _clauses(low: str) -> list[str]:
+    """The clauses of a sentence, each from where it opens."""
+    starts = sorted({m.end() for m in CLAUSE_OPENING.finditer(low)})
+    return [low[a:b] for a, b in zip(starts, [*starts[1:], len(low)], strict=True)]
+
+
+def questions_the_record(low: str, start: int) -> bool:
+    """Whether the sentence holding the value at ``start`` is a question *about* it: a
+    yes/no question about the record in any clause ("wait, is your return on May 18?"), or
+    a declarative question that puts the value, or one derived from it, to the listener
+    ("…wait, the return is the day before you leave?", "your keyboard is the 60% one?",
+    "HAT290 back to Las Vegas on May 18?"). Not when the question asks for something else
+    with the value taken as given: a wh-question, an inverted clause that is not about the
+    record, a premise ("since you return May 18, …"), an offer or request to act, a
+    question about what the user wants, a closing ("anything else?")."""
+    if "?" not in low[start:] or any(p.search(low) for p in (ACTION_REQUEST, CLOSING, USER_WISH)):
+        return False
+    clauses = _clauses(low)
+    if any(YES_NO.match(_strip_opener(c)) for c in clauses):
+        return True
+    if any(WH_OPENING.match(c) or AUX_OPENING.match(c) for c in clauses):
+        return False
+    opened = max((m.end() for m in CLAUSE_OPENING.finditer(low[:start])), default=0)
+    return PREMISE_BEFORE.search(low[opened:start]) is None
+
+
+def _strip_opener(clause: str) -> str:
+    return re.sub(_OPENER, "", clause, count=1)
+
+
 def stance_of(text: str, start: int, end: int) -> Stance:
     """How ``text`` treats the value it mentions at ``[start, end)``."""
     low = fold(text)
@@ -192,6 +255,8 @@ def stance_of(text: str, start: int, end: int) -> Stance:
     question = "?" in low[start:] or low.rstrip().endswith("?")
     if question and (VERIFY.search(low) or YES_NO.match(low)) and not ACTION_REQUEST.search(low):
         return "verify"
+    if questions_the_record(low, start):
+        return "verify"  # "…wait, the return is the day before you leave?"
     intent = VERIFY_INTENT_BEFORE.search(low[max(0, start - 60) : start])
     if intent is not None:
         return "verify"  # "I'd like to be sure it has actually gone through"

@@ -29,7 +29,7 @@ from sscbench.reconstruct.rules.base import RunView
 from sscbench.reconstruct.rules.write_effect import changed_leaves, scope_end
 from sscbench.records.ledger import Ledger, iter_jsonl, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE, TRUTH_FILE
-from sscbench.user_files import validation_problem
+from sscbench.user_files import find_files, validation_problem
 
 QUANTITIES = ("triggered", "t_f", "t_s", "t_u", "adopted", "y_end")
 
@@ -233,9 +233,7 @@ def validate_dir(
     known = {label.run_id: label for label in labels or ()}
     agreement = Agreement()
     runs = 0
-    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
-        if ".incomplete-" in ledger_path.parent.name:
-            continue  # set aside by a resume; label_dir skips them too
+    for ledger_path in find_files(root, LEDGER_FILE):  # set-aside runs skipped, as label_dir
         run_dir = ledger_path.parent
         truth = truth_of(run_dir, truths)
         if truth is None:

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
 
-from sscbench.errors import LedgerError
+from sscbench.errors import LedgerError, OutputError
 from sscbench.records.events import (
     RECORD_ADAPTER,
     SCHEMA_VERSION,
@@ -72,18 +72,33 @@ class JsonlWriter:
     def __init__(self, path: Path, *, fsync: bool = False) -> None:
         self.path = path
         self._fsync = fsync
-        self._fh: IO[str] = path.open("a", encoding="utf-8")
+        self._failed = False
+        try:
+            self._fh: IO[str] = path.open("a", encoding="utf-8")
+        except OSError as exc:
+            raise OutputError(path, exc) from None
 
     def append(self, record: BaseModel) -> None:
-        """Write one record and flush it to the OS."""
-        self._fh.write(dump_line(record) + "\n")
-        self._fh.flush()
-        if self._fsync:
-            os.fsync(self._fh.fileno())
+        """Write one record and flush it to the OS (a full disk is an
+        :class:`~sscbench.errors.OutputError` naming the file; the line it cut is the
+        truncated last line a crash leaves)."""
+        try:
+            self._fh.write(dump_line(record) + "\n")
+            self._fh.flush()
+            if self._fsync:
+                os.fsync(self._fh.fileno())
+        except OSError as exc:
+            self._failed = True
+            raise OutputError(self.path, exc) from None
 
     def close(self) -> None:
-        """Close the file; further appends raise."""
-        self._fh.close()
+        """Close the file; further appends raise. After a failed append the unwritten
+        bytes are dropped rather than raised a second time."""
+        try:
+            self._fh.close()
+        except OSError as exc:
+            if not self._failed:
+                raise OutputError(self.path, exc) from None
 
     def __enter__(self) -> JsonlWriter:
         return self
@@ -110,7 +125,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         is_last = number == len(lines)
         try:
             obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except RecursionError:  # no record nests this deep: not a line SSCBench wrote
+            raise LedgerError(path, number, "not a record (JSON nested too deeply)") from None
+        except (UnicodeDecodeError, ValueError) as exc:  # ValueError: JSON, or a huge integer
             if is_last and not complete:
                 warnings.warn(
                     f"{path}:{number}: dropped a truncated last line ({len(raw)} bytes)",
@@ -120,8 +137,10 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 return
             if isinstance(exc, UnicodeDecodeError):
                 problem = f"not valid UTF-8 (byte {exc.start})"
-            else:
+            elif isinstance(exc, json.JSONDecodeError):
                 problem = f"not valid JSON ({exc.msg} at column {exc.colno})"
+            else:  # Python's limit on the digits of an integer
+                problem = "not a record (an integer too long to read)"
             raise LedgerError(path, number, problem) from exc
         if not isinstance(obj, dict):
             raise LedgerError(path, number, f"expected a JSON object, found {type(obj).__name__}")

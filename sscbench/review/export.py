@@ -20,12 +20,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, LedgerError
 from sscbench.reconstruct.label import label_dir
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.records.ledger import read_ledger
@@ -33,8 +34,15 @@ from sscbench.review.access import DEFAULT_URL, URLS_FILE, check_names, issue_to
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
 from sscbench.review.packet import build_packet, packet_id
 from sscbench.review.parse import first_error
-from sscbench.review.sample import calibration_sample, eligible, stratified_sample, stratum_of
+from sscbench.review.sample import (
+    calibration_sample,
+    eligible,
+    review_population,
+    stratified_sample,
+    stratum_of,
+)
 from sscbench.runs.episode import LEDGER_FILE
+from sscbench.user_files import find_files
 
 PACKETS_DIR = "packets"
 KEY_FILE = "key.jsonl"
@@ -66,6 +74,8 @@ class ExportResult:
     eligible: int
     calibration: tuple[KeyEntry, ...] = ()
     urls: dict[str, str] | None = None
+    population: dict[str, Any] = field(default_factory=dict)
+    """What the sample was drawn from (:meth:`ReviewPopulation.describe`)."""
 
 
 def read_run_labels(path: Path) -> list[RunLabels]:
@@ -79,12 +89,14 @@ def read_run_labels(path: Path) -> list[RunLabels]:
 def run_dirs_by_id(root: Path) -> dict[str, Path]:
     """run id → run directory, for every finished or unfinished ledger under ``root``."""
     found: dict[str, Path] = {}
-    for ledger_path in sorted(root.rglob(LEDGER_FILE)):
-        if ".incomplete-" in ledger_path.parent.name:
-            continue
+    for ledger_path in find_files(root, LEDGER_FILE):
         with ledger_path.open("rb") as fh:
-            header = json.loads(fh.readline() or b"{}")
-        run_id = header.get("run_id")
+            first = fh.readline()
+        try:
+            header = json.loads(first or b"{}")
+        except (ValueError, RecursionError):
+            raise LedgerError(ledger_path, 1, "the header is not a JSON object") from None
+        run_id = header.get("run_id") if isinstance(header, dict) else None
         if isinstance(run_id, str):
             found[run_id] = ledger_path.parent
     return found
@@ -124,7 +136,9 @@ def export_review(
         raise ConfigError(f"{out} already holds packets; export into a new directory")
     if out.is_dir() and any(out.iterdir()):
         raise ConfigError(f"{out} is not empty; a review is exported into a new or empty directory")
-    labels, labels_path = automatic_labels(root)
+    all_labels, labels_path = automatic_labels(root)
+    population = review_population(all_labels, root)
+    labels = list(population.runs)
     dirs = run_dirs_by_id(root)
     chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
     practice = calibration_sample(
@@ -150,6 +164,7 @@ def export_review(
                 "sample": n,
                 "seed": seed,
                 "include_controls": include_controls,
+                "population": population.describe(),
                 "packets": len(chosen),
                 "calibration": calibration,
                 "calibration_packets": len(practice),
@@ -171,6 +186,7 @@ def export_review(
         eligible=reviewable,
         calibration=tuple(e for e in entries if e.calibration),
         urls=urls,
+        population=population.describe(),
     )
 
 

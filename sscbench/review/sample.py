@@ -15,10 +15,88 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
+from sscbench.fault_contracts.variants import split_variants
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.records.ledger import iter_jsonl
 
 Stratum = tuple[str, str, str]
+SCHEDULE_FILE = "schedule.jsonl"
+
+
+@dataclass(frozen=True)
+class ReviewPopulation:
+    """The runs a human reference speaks for: the main-interface runs of repetition r0 — the
+    population of the primary analysis (docs/measurement.md §6.1) that the reference
+    validates. Paired-check variant runs and arrival arms (a case id with a ``+…`` suffix)
+    and later repetitions are left out, and counted, so the manifest says what the sample
+    was drawn from."""
+
+    runs: tuple[RunLabels, ...]
+    first_seeds: dict[str, int]
+    """Per configuration, the seed of its r0."""
+    r0_from: str
+    """Where r0 came from: the experiment's ``schedule.jsonl``, or the smallest seed."""
+    left_out: dict[str, int] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        """The population as the export manifest records it."""
+        return {
+            "runs": "main-interface faulted runs of repetition r0",
+            "r0_seeds": dict(sorted(self.first_seeds.items())),
+            "r0_from": self.r0_from,
+            "left_out": dict(sorted(self.left_out.items())),
+        }
+
+
+def _configuration(label: RunLabels) -> str:
+    return label.configuration or label.agent
+
+
+def schedule_first_seeds(path: Path) -> dict[str, int] | None:
+    """Each configuration's r0 seed from an experiment's status file (``None`` without
+    one): the seed of its faulted runs' repetition 0, as the analysis reads it."""
+    if not path.is_file():
+        return None
+    seeds: dict[str, int] = {}
+    for _, record in iter_jsonl(path):
+        key, configuration = record.get("key"), record.get("configuration")
+        if record.get("kind") != "run" or not isinstance(key, dict):
+            continue
+        seed, repetition = key.get("seed"), key.get("repetition")
+        if isinstance(configuration, str) and type(seed) is int and repetition == 0:
+            seeds[configuration] = seed
+    return seeds
+
+
+def review_population(labels: Sequence[RunLabels], root: Path) -> ReviewPopulation:
+    """The main-interface r0 runs among ``labels`` (runs of ``root``). r0 is each
+    configuration's first repetition from ``root/schedule.jsonl``; without a schedule, the
+    smallest seed of the run set (as in the analysis: a later repetition never stands in for
+    a missing r0)."""
+    faulted = [x for x in labels if x.operator is not None]
+    scheduled = schedule_first_seeds(root / SCHEDULE_FILE)
+    smallest = min((x.seed for x in faulted), default=0)
+    first = scheduled or {}
+    seeds = {_configuration(x): first.get(_configuration(x), smallest) for x in faulted}
+    kept: list[RunLabels] = []
+    left_out = {"paired_check_or_arrival_variant": 0, "later_repetition": 0}
+    for label in faulted:
+        if label.case_id is not None and split_variants(label.case_id)[1]:
+            left_out["paired_check_or_arrival_variant"] += 1
+        elif label.seed != seeds[_configuration(label)]:
+            left_out["later_repetition"] += 1
+        else:
+            kept.append(label)
+    return ReviewPopulation(
+        runs=tuple(kept),
+        first_seeds=seeds,
+        r0_from=SCHEDULE_FILE if scheduled else "the smallest seed of the run set",
+        left_out=left_out,
+    )
 
 
 def stratum_of(label: RunLabels) -> Stratum:

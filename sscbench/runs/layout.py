@@ -54,6 +54,6 @@ def finished_end(run_dir: Path) -> RunEnd | None:
 def set_aside(run_dir: Path) -> None:
     """Rename an unfinished run directory to ``<name>.incomplete-N`` (never delete)."""
     n = 1
-    while (target := run_dir.with_name(f"{run_dir.name}.incomplete-{n}")).exists():
+    while os.path.lexists(target := run_dir.with_name(f"{run_dir.name}.incomplete-{n}")):
         n += 1
     run_dir.rename(target)

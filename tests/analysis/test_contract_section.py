@@ -45,8 +45,7 @@ def test_the_section_counts_primary_labels_and_escapes_names() -> None:
     assert "&lt;b&gt;x&lt;/b&gt;" in html and "<b>x</b>" not in html
     assert (
         '<td class="key">expiry</td><td class="key">&lt;b&gt;x&lt;/b&gt;</td>'
-        "<td>2</td><td>0</td><td>0</td><td>1</td>"
-        in (html)
+        "<td>2</td><td>0</td><td>0</td><td>1</td>" in (html)
     )
 
 

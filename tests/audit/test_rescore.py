@@ -57,3 +57,45 @@ def test_imported_tau2_runs_keep_their_archived_label_beside_the_replay(tmp_path
     assert mismatch.archived_success and not mismatch.replayed_success
     assert mismatch.changed and mismatch.other_task_state
     assert all(r.observations == r.observations_identical for r in record.runs)
+
+
+CLOCKED = """name = "clocked"
+repetitions = 1
+[cases]
+operators = ["expiry", "transport"]
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+"""
+
+
+def test_clocked_runs_replay_on_the_clock_their_ledger_records(tmp_path: Path) -> None:
+    """Expiry and Transport contracts run on the virtual clock: the replay charges every
+    visible item in order, as the episode did, so artifacts expire at the same steps, every
+    observation and final state comes out as recorded, and no label flips. A ledger whose
+    recorded times disagree with the replayed clock fails the fidelity check."""
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(CLOCKED, encoding="utf-8")
+    out = tmp_path / "runs"
+    assert main(["run", "--config", str(experiment), "--out", str(out)]) == 0
+    record = rescore_directory(out)
+    expiry = [r for r in record.runs if r.faulted and "/expiry" in f"/{r.run}"]
+    assert len(expiry) == 30
+    clocked = [r for r in record.runs if r.faulted]
+    assert record.fidelity_failures == 0, [r.fidelity for r in record.runs if r.fidelity][:3]
+    assert all(r.observations_identical == r.observations for r in clocked)
+    assert record.successes_changed == record.failures_changed == 0
+    assert sum(r.archived_success is False for r in expiry) > 0  # hasty fails some of them
+
+    ledger = next(
+        p for p in sorted(out.rglob("ledger.jsonl")) if '"vt":' in p.read_text(encoding="utf-8")
+    )
+    lines = ledger.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if '"vt":' in line and '"vt":0.0' not in line)
+    event = json.loads(lines[at])
+    lines[at] = json.dumps({**event, "vt": event["vt"] + 1.0}, separators=(",", ":"))
+    ledger.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (run,) = [r for r in rescore_directory(out).runs if r.fidelity]
+    assert run.fidelity == [
+        f"the replayed virtual clock differs from the recorded one at step {event['step']}"
+    ]

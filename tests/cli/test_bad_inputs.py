@@ -16,8 +16,10 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 from sscbench.cli.main import main
 
@@ -86,6 +88,38 @@ def schedule(d: Path, text: bytes) -> list[str]:
     return ["report", str(root)]
 
 
+RETURN_DATE = CASES / "cases" / "return_date_airline_11_GV1N64.yaml"
+PAY_SOURCE = CASES / "cases" / "pay_source_airline_11_james_patel_9828_gift_card_1642017.yaml"
+
+
+def contradicted(d: Path, source: Path, edit: Callable[[dict[str, Any]], object]) -> list[str]:
+    """``run --contract`` on a copy of a shipped contract that ``edit`` made contradictory
+    (the schema still accepts it)."""
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    edit(data)
+    return contract_run(d, yaml.safe_dump(data, sort_keys=False))
+
+
+def resume_over(d: Path, status: bytes) -> list[str]:
+    """``run --case`` resuming into a directory whose status file is ``status``."""
+    out = d / "out"
+    out.mkdir()
+    write(out / "schedule.jsonl", status)
+    write(out / ".lock", b"")  # held by every session; made here so only the refusal is seen
+    return [
+        "run",
+        "--case",
+        "write_effect/airline/12/4",
+        "--agent",
+        "scripted:hasty",
+        "--out",
+        str(out),
+    ]
+
+
+GOOD_STATUS = b'{"kind":"session","ts":1.0,"experiment":"e","name":"e","scheduled":1,"pid":1}\n'
+
+
 def relation(name: str) -> str:
     text = CONTRACT.read_text(encoding="utf-8")
     old = next(line for line in text.splitlines() if line.strip().startswith("relation:"))
@@ -117,6 +151,42 @@ def case_set(d: Path, manifest: str) -> list[str]:
 
 def file_in_the_way(d: Path) -> Path:
     return write(d / "file", "x")
+
+
+def shipped_copy(d: Path, damage: Callable[[Path], object]) -> Path:
+    """A copy of the shipped case set with ``damage`` done to it."""
+    root = d / "cs"
+    shutil.copytree(CASES, root)
+    damage(root)
+    return root
+
+
+def first_file(root: Path, suffix: str) -> Path:
+    return sorted((root / "cases").glob(f"*{suffix}"))[0]
+
+
+def loop(path: Path) -> Path:
+    """Make ``path`` a symbolic link to itself (a loop)."""
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    path.symlink_to(path.name)
+    return path
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+"""A JSON line nested 100,000 deep (Python's parser gives up at about 1,000)."""
+
+
+def ledger_dir_link(root: Path) -> None:
+    """Replace the first run's ledger by a link to a file that does not exist."""
+    path = ledger(root)
+    path.unlink()
+    path.symlink_to("gone.jsonl")
+
+
+def deep_ledger_line(root: Path) -> None:
+    path = ledger(root)
+    path.write_bytes(path.read_bytes() + DEEP + b"\n")
 
 
 GOOD_LABEL = (FIXTURE / "labels.jsonl").read_text(encoding="utf-8").splitlines()[0]
@@ -210,6 +280,19 @@ CASES_TABLE = [
         lambda d: (lambda r: ((r / "schedule.jsonl").mkdir(), ["report", str(r)])[1])(runs(d)),
         "schedule.jsonl",
     ),
+    # resuming over a status file damaged in the middle (a cut last line is set aside)
+    Bad(
+        "run-resume-status-line-damaged-in-the-middle",
+        lambda d: resume_over(d, GOOD_STATUS + b'{"kind":"run","ts":2.0,"ke\n' + GOOD_STATUS),
+        "schedule.jsonl:2: not a status record",
+    ),
+    Bad(
+        "run-resume-status-run-record-invalid",
+        lambda d: resume_over(
+            d, b'{"kind":"run","ts":2.0,"key":{"case":"x"},"state":"done"}\n' + GOOD_STATUS
+        ),
+        "schedule.jsonl:1: a damaged run record",
+    ),
     # fault contracts
     Bad("contract-binary", lambda d: contract_run(d, b"\xff\xfe\x00"), "UTF-8"),
     Bad(
@@ -235,6 +318,116 @@ CASES_TABLE = [
             d, CONTRACT.read_text(encoding="utf-8").replace("task_id: '7'", "task_id: '9999'")
         ),
         "9999",
+    ),
+    # fault contracts the schema accepts but that contradict what a contract means
+    Bad(
+        "contract-v-prime-equals-v",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c.update(injected_value=c["authoritative_value"])
+        ),
+        "v′ = v",
+    ),
+    Bad(
+        "contract-scope-names-no-field-the-relation-reads",
+        lambda d: contradicted(
+            d,
+            CONTRACT,
+            lambda c: c["refutation"]["params"].update(affected_fields=["total_baggages"]),
+        ),
+        "name no field post_write_read_back reads",
+    ),
+    Bad(
+        "contract-suppressed-write-matches-no-tool",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0].update(tool="update_reservation_flightz")
+        ),
+        "'update_reservation_flightz' is not a tool of the airline domain",
+    ),
+    Bad(
+        "contract-suppresses-a-read-tool",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0].update(tool="get_reservation_details")
+        ),
+        "a read tool",
+    ),
+    Bad(
+        "contract-match-names-an-argument-the-tool-does-not-take",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["interventions"][0]["match"].update(seat="12A")
+        ),
+        "does not take",
+    ),
+    Bad(
+        "contract-write-fault-with-read-persistence",
+        lambda d: contradicted(d, CONTRACT, lambda c: c.update(persistence="every_delivery")),
+        "counts deliveries of a read",
+    ),
+    Bad(
+        "contract-read-fault-with-write-persistence",
+        lambda d: contradicted(d, RETURN_DATE, lambda c: c.update(persistence="all_attempts")),
+        "counts attempts of a write",
+    ),
+    Bad(
+        "contract-rewrite-without-expect",
+        lambda d: contradicted(d, RETURN_DATE, lambda c: c["interventions"][0].update(expect={})),
+        "without an expect value",
+    ),
+    Bad(
+        "contract-rewrite-that-changes-nothing",
+        lambda d: contradicted(
+            d,
+            RETURN_DATE,
+            lambda c: c["interventions"][0]["edits"][0].update(
+                value=c["interventions"][0]["expect"]["flights.1.date"]
+            ),
+        ),
+        "changes nothing",
+    ),
+    Bad(
+        "contract-relation-parameter-missing",
+        lambda d: contradicted(
+            d, PAY_SOURCE, lambda c: c["refutation"]["params"].pop("payment_id")
+        ),
+        "lacks payment_id",
+    ),
+    Bad(
+        "contract-acquisition-the-relation-does-not-decide",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["refutation"].update(acquisition="co_delivered")
+        ),
+        "is not one post_write_read_back decides",
+    ),
+    Bad(
+        "contract-relation-about-another-entity",
+        lambda d: contradicted(
+            d, CONTRACT, lambda c: c["refutation"]["params"].update(reservation_id="ZZZ999")
+        ),
+        "is not the target entity",
+    ),
+    Bad(
+        "contract-relation-watches-another-request",
+        lambda d: contradicted(
+            d,
+            CONTRACT,
+            lambda c: c["refutation"]["params"].update(tool="update_reservation_baggages"),
+        ),
+        "another request",
+    ),
+    Bad(
+        "contract-relation-needs-semantics",
+        lambda d: contradicted(d, PAY_SOURCE, lambda c: c.update(semantics=[])),
+        "needs quoted agent-visible semantics",
+    ),
+    # show
+    Bad(
+        "show-width-negative",
+        lambda d: ["show", str(ledger(runs(d))), "--width", "-5"],
+        "--width must be at least 1",
+    ),
+    Bad(
+        "show-width-zero",
+        lambda d: ["show", str(ledger(runs(d))), "--width", "0"],
+        "--width must be at least 1",
     ),
     # scripted agents
     Bad(
@@ -316,6 +509,133 @@ CASES_TABLE = [
     # case sets
     Bad("case-set-manifest-bad-json", lambda d: case_set(d, "{"), "manifest.json"),
     Bad("case-set-manifest-wrong-schema", lambda d: case_set(d, '{"cases": 3}'), "manifest.json"),
+    # case sets with a file missing, and other damaged case-set files
+    Bad(
+        "case-set-contract-missing",
+        lambda d: [
+            "witness",
+            "verify",
+            str(shipped_copy(d, lambda r: first_file(r, ".yaml").unlink())),
+        ],
+        "is missing (manifest.json lists it as a contract)",
+    ),
+    Bad(
+        "case-set-witness-missing",
+        lambda d: [
+            "run",
+            "--case",
+            "write_effect/airline/12/4",
+            "--cases",
+            str(shipped_copy(d, lambda r: first_file(r, ".witness.json").unlink())),
+            "--out",
+            str(d / "out"),
+        ],
+        "is missing (manifest.json lists it as a witness)",
+    ),
+    Bad(
+        "case-set-cases-directory-missing",
+        lambda d: [
+            "report",
+            str(runs(d)),
+            "--cases",
+            str(shipped_copy(d, lambda r: shutil.rmtree(r / "cases"))),
+        ],
+        "is missing (manifest.json lists it",
+    ),
+    Bad(
+        "case-set-contract-is-a-symlink-loop",
+        lambda d: [
+            "witness",
+            "verify",
+            str(shipped_copy(d, lambda r: loop(first_file(r, ".yaml")))),
+        ],
+        "symbolic link loop",
+    ),
+    Bad(
+        "case-set-directory-is-a-symlink-loop",
+        lambda d: ["witness", "verify", str(loop(d / "cs"))],
+        "symbolic link loop",
+    ),
+    Bad(
+        "experiment-file-is-a-symlink-loop",
+        lambda d: ["run", "--config", str(loop(d / "exp.toml")), "--out", str(d / "out")],
+        "symbolic link loop",
+    ),
+    # symbolic link loops in a run directory: never a run silently left out
+    Bad(
+        "reconstruct-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["reconstruct", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "report-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["report", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "rescore-ledger-is-a-symlink-loop",
+        lambda d: (lambda r: (loop(ledger(r)), ["rescore", str(r)])[1])(runs(d)),
+        "symbolic link loop",
+    ),
+    Bad(
+        "review-export-ledger-is-a-dangling-link",
+        lambda d: (
+            lambda r: (
+                ledger_dir_link(r),
+                ["review", "export", str(r), "--sample", "2", "--out", str(d / "review")],
+            )[1]
+        )(runs(d)),
+        "No such file or directory",
+    ),
+    # JSON nested 100,000 deep
+    Bad(
+        "reconstruct-ledger-line-nested-too-deeply",
+        lambda d: (lambda r: (deep_ledger_line(r), ["reconstruct", str(r)])[1])(runs(d)),
+        "nested too deeply",
+    ),
+    Bad(
+        "report-schedule-line-nested-too-deeply",
+        lambda d: schedule(d, DEEP + b"\n"),
+        "nested too deeply",
+    ),
+    Bad(
+        "report-labels-nested-too-deeply",
+        lambda d: report(d, labels=DEEP + b"\n"),
+        "labels.jsonl:1",
+    ),
+    Bad(
+        "experiment-toml-nested-too-deeply",
+        lambda d: [
+            "run",
+            "--config",
+            str(write(d / "e.toml", b"a = " + DEEP + b"\n")),
+            "--out",
+            str(d / "out"),
+        ],
+        "nested too deeply",
+    ),
+    Bad(
+        "report-analysis-nested-too-deeply",
+        lambda d: report(d, "--analysis", str(write(d / "a.json", DEEP))),
+        "a.json",
+    ),
+    # not regular files, and files too large to be what the flag wants
+    Bad(
+        "experiment-file-is-a-directory",
+        lambda d: (
+            (d / "exp.toml").mkdir()
+            or ["run", "--config", str(d / "exp.toml"), "--out", str(d / "out")]
+        ),
+        "is a directory, not a regular file",
+    ),
+    Bad(
+        "contract-larger-than-the-cap",
+        lambda d: (
+            os.truncate(write(d / "c.yaml", b""), 65 * 2**20),
+            ["run", "--contract", str(d / "c.yaml"), "--out", str(d / "out")],
+        )[1],
+        "more than the 64 MiB",
+    ),
     # oracles, build, cases, review: outputs
     Bad(
         "oracles-unknown-oracle",

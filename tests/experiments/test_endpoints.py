@@ -121,8 +121,7 @@ def test_spread_over_two_servers_under_their_caps(
     spread = _file(
         write,
         key,
-        f'endpoints = ["{urls[0]}", {{ url = "{urls[1]}", max_in_flight = 1 }}], '
-        "max_in_flight = 2",
+        f'endpoints = ["{urls[0]}", {{ url = "{urls[1]}", max_in_flight = 1 }}], max_in_flight = 2',
     )
     single = _file(write, key, f'base_url = "{server.openai_url}"', name="single")
     experiment = load_experiment(spread)

@@ -11,6 +11,7 @@ import pytest
 
 from sscbench.cli.main import main
 from sscbench.experiments import load_experiment, read_status, run_experiment
+from sscbench.experiments.execute import POOL
 from sscbench.experiments.status import STATUS_FILE
 from sscbench.records.ledger import read_ledger
 
@@ -140,3 +141,55 @@ agent = "scripted:hasty"
     assert main(["run", "--case", EASY, "--agent", "scripted:gold", "--out", str(out)]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
     assert json.loads(before)["source"].endswith("raised.toml"), "the latest file is named"
+
+
+@pytest.mark.parametrize("agent", ["openai", "openai-compatible"])
+def test_a_fully_cached_replay_runs_without_the_key(
+    agent: str,
+    tmp_path: Path,
+    server: Any,
+    key: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The key is resolved at the first request the cache cannot answer: a warm cache
+    replays a run with the key unset; a cold one fails that run with the one-line
+    missing-key message (cause ``config_error``), and nothing reaches the server."""
+
+    def argv(out: Path, cache: Path) -> list[str]:
+        return [
+            "run",
+            "--case",
+            EASY,
+            "--agent",
+            agent,
+            *("--agent-param", "model=fake-model"),
+            *("--agent-param", f"base_url={server.openai_url}"),
+            *("--agent-param", f"api_key_env={key}"),
+            *("--agent-param", f"cache_dir={cache}"),
+            "--out",
+            str(out),
+        ]
+
+    assert main(argv(tmp_path / "first", tmp_path / "cache")) == 0
+    sent = len(server.requests)
+    assert sent > 0
+    monkeypatch.delenv(key)
+    monkeypatch.setattr(POOL, "_idle", {})  # a new process: no participant built with the key
+    capsys.readouterr()
+    assert main(argv(tmp_path / "replay", tmp_path / "cache")) == 0
+    assert len(server.requests) == sent  # every reply came from the cache
+    (replayed,) = read_status(tmp_path / "replay" / STATUS_FILE).values()
+    (first,) = read_status(tmp_path / "first" / STATUS_FILE).values()
+    assert (replayed.state, replayed.success, replayed.steps) == (
+        "observed",
+        first.success,
+        first.steps,
+    )
+
+    assert main(argv(tmp_path / "cold", tmp_path / "cold-cache")) == 1
+    assert len(server.requests) == sent
+    (failed,) = read_status(tmp_path / "cold" / STATUS_FILE).values()
+    assert failed.cause == "config_error"
+    assert failed.detail is not None and f"environment variable {key} is not set" in failed.detail
+    assert len(failed.detail.splitlines()) == 1

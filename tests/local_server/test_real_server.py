@@ -105,9 +105,10 @@ def test_wire_format_usage_latency_and_a_cache_replay(tmp_path: Path, server_log
     assert {c["status"] for c in _calls(tmp_path / "replay")} == {"cache_hit"}
     after = log.read_text(encoding="utf-8").count('"POST /v1/chat/completions HTTP/1.1" 200')
     assert after == posts  # not one request reached the server
-    assert _without_ts(tmp_path / "replay" / "ledger.jsonl")[1:] == _without_ts(
-        tmp_path / "live" / "ledger.jsonl"
-    )[1:]
+    assert (
+        _without_ts(tmp_path / "replay" / "ledger.jsonl")[1:]
+        == _without_ts(tmp_path / "live" / "ledger.jsonl")[1:]
+    )
 
 
 def test_an_attempt_that_outlasts_its_timeout_is_recorded_and_retried(tmp_path: Path) -> None:
@@ -211,5 +212,3 @@ def test_a_model_that_cannot_solve_the_clean_task_is_gated(tmp_path: Path) -> No
     )
     (row,) = [r for r in analysis.funnel if r.configuration == "smol"]
     assert (row.gated, row.scheduled, row.population) == (1, 0, 0)
-
-

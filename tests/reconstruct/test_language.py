@@ -74,6 +74,20 @@ RETURN_DATE = [
     (USES, "If 5/18 were right, you'd be home before you even left."),
     (USES, "Our system lists your return as May 18; you told me you fly back on the 20th."),
     (USES, "GV1N64: the return is tagged May 18, but the outbound is May 19, so it can't be."),
+    # a question about the record checks the value (derived values too): a use, not reliance
+    (USES, "…wait, the return is the day before you leave?"),
+    (USES, "Hold on — your flight back is on May 18, a day before you fly out?"),
+    (USES, "So you'd be coming back on the 18th, before you've even left?"),
+    (USES, "Hmm, returning on Saturday the 18th?"),
+    (USES, "Your return is on May 18?"),
+    (USES, "Wait — you're flying home one day before your departure?"),
+    (USES, "Just to be sure I'm reading this right: HAT290 back to Las Vegas on May 18?"),
+    (USES, "The return on 5/18 comes a day before the outbound?"),
+    (USES, "Really? A return on the 18th when you leave on the 19th?"),
+    # a question that takes the value as given still relies on it
+    (RELIES, "Since you return on May 18, what time of day works best for you?"),
+    (RELIES, "When on May 18 would you like your return flight to leave?"),
+    (RELIES, "Your return is on May 18. Do you want to keep that flight?"),
     (NOTHING, "I have your reservation GV1N64 open. What would you like to change?"),
     (NOTHING, "The outbound flight HAT003 leaves on May 19."),
     (NOTHING, "Flights on other days are also available."),
@@ -97,6 +111,8 @@ PAY_SOURCE = [
     (USES, "gift_card_1642017 is a gift card."),
     (RELIES, "Cert 1642017 covers $100 of the fare."),
     (NOTHING, "GC 1642017 → $100 used, $28 left."),  # its own id, abbreviated
+    (USES, "Wait, gift_card_1642017 is a certificate?"),
+    (USES, "Hold on: gift_card_1642017 shows up as a travel certificate?"),
     (USES, "Your profile tags gift_card_1642017 as a certificate, but the id says gift card."),
     (NOTHING, "We can issue a travel certificate as compensation for the delay."),
     (NOTHING, "Do you have any other gift cards you would like to use?"),
@@ -127,6 +143,9 @@ ITEM_OPTION = [
     (NOTHING, "We have it in full size as well as 60%; which would you prefer?"),
     # a yes/no question about the value checks it
     (USES, "Is your keyboard the 60% size?"),
+    (USES, "Wait, your keyboard is the 60% one?"),
+    (USES, "Hmm — the order has your keyboard as 60%?"),
+    (RELIES, "Your keyboard is the 60% size; which switch type would you like instead?"),
 ]
 
 WRITE_EFFECT = [
@@ -139,7 +158,11 @@ WRITE_EFFECT = [
     (USES, "The bag update came back as successful, but let me make sure it was really applied."),
     (USES, "Hmm, the reservation still shows 0 checked bags — the update didn't go through."),
     (NOTHING, "Let me double-check that the bags were added."),
+    (USES, "The update says two bags were added — so you now have 2 checked bags?"),
     (NOTHING, "Is there anything else I can help you with?"),
+    # ending the conversation says nothing about the fact: silence, not a use
+    (NOTHING, "Thank you for your patience. Have a wonderful day!"),
+    (NOTHING, "Glad I could help — goodbye!"),
 ]
 
 

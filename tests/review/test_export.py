@@ -81,7 +81,9 @@ def test_packets_never_contain_configuration_names_or_automatic_labels(
         review_runs, out, sample, seed=3, include_controls=True, calibration=calibration
     )
     labels = {x.run_id: x for x in read_run_labels(review_runs / "labels.jsonl")}
-    triggered = sum(bool(x.triggered) for x in labels.values())
+    # The review speaks for r0 (the smallest seed here: no schedule): scripted:mixed's
+    # seed-1 runs are a later repetition.
+    triggered = sum(bool(x.triggered) and x.seed == 0 for x in labels.values())
     assert result.eligible == triggered == len(result.entries) + len(result.calibration)
     for entry in (*result.entries, *result.calibration):
         text = (out / "packets" / f"{entry.packet_id}.json").read_text()
@@ -182,3 +184,62 @@ def test_an_aligned_variant_packet_does_not_reveal_the_condition() -> None:
     # a reviewer sees the same contract whichever interface the run had
     assert masked_contract(aligned) == masked_contract(main)
     assert "variant" not in masked_contract(aligned)
+
+
+PAIRED = """name = "paired"
+repetitions = 2
+seeds = [5, 1]
+[cases]
+operators = ["write_effect", "item_option"]
+per_operator = 4
+controls = false
+[checks]
+paired = ["aligned", "read_back_hint"]
+[[configurations]]
+id = "hasty"
+agent = "scripted:hasty"
+[[configurations]]
+id = "careful"
+agent = "scripted:careful"
+"""
+
+
+def test_the_sample_is_drawn_from_the_main_runs_of_r0_and_the_manifest_says_so(
+    tmp_path: Path,
+) -> None:
+    """The reference validates the primary analysis, so the sample comes from its
+    population: main-interface runs of r0 (here seed 5, the schedule's first), never a
+    paired-check variant run or a later repetition; export.json records the population."""
+    from sscbench.cli.main import main
+
+    experiment = tmp_path / "exp.toml"
+    experiment.write_text(PAIRED, encoding="utf-8")
+    runs = tmp_path / "runs"
+    assert main(["run", "--config", str(experiment), "--out", str(runs)]) == 0
+    assert main(["reconstruct", str(runs)]) == 0
+    labels = read_run_labels(runs / "labels.jsonl")
+    variants = [x for x in labels if x.case_id and "+" in x.case_id and x.triggered]
+    later = [x for x in labels if x.operator and x.seed == 1 and x.triggered]
+    assert variants and later  # both kinds are there to be sampled
+    out = tmp_path / "review"
+    result = export_review(runs, out, 1000, seed=2, calibration=3)
+    sampled = {e.run_id for e in (*result.entries, *result.calibration)}
+    by_id = {x.run_id: x for x in labels}
+    assert sampled and all(by_id[r].seed == 5 and "+" not in str(by_id[r].case_id) for r in sampled)
+    main_r0 = {
+        x.run_id
+        for x in labels
+        if x.operator and x.triggered and x.seed == 5 and "+" not in str(x.case_id)
+    }
+    assert sampled == main_r0
+    manifest = json.loads((out / "export.json").read_text(encoding="utf-8"))
+    population = manifest["population"]
+    assert population["r0_seeds"] == {"careful": 5, "hasty": 5}
+    assert population["r0_from"] == "schedule.jsonl"
+    left = population["left_out"]
+    assert left["paired_check_or_arrival_variant"] == sum(
+        1 for x in labels if x.case_id and "+" in x.case_id
+    )
+    assert left["later_repetition"] == sum(
+        1 for x in labels if x.operator and x.seed == 1 and "+" not in str(x.case_id)
+    )

@@ -59,10 +59,20 @@ def test_a_moved_quote_is_refused_in_one_line() -> None:
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (("predicate: \"args['reservation_id'] in pre['reservations']\"",
-          "predicate: \"__import__('os')\""), "free name '__import__'"),
-        (("predicate: \"args['reservation_id'] in pre['reservations']\"",
-          "predicate: \"pre.__class__\""), "attribute .__class__"),
+        (
+            (
+                "predicate: \"args['reservation_id'] in pre['reservations']\"",
+                "predicate: \"__import__('os')\"",
+            ),
+            "free name '__import__'",
+        ),
+        (
+            (
+                "predicate: \"args['reservation_id'] in pre['reservations']\"",
+                'predicate: "pre.__class__"',
+            ),
+            "attribute .__class__",
+        ),
         (("inferred: true", "inferred: maybe"), "inferred"),
         (("schema_version: 1", "schema_version: [1"), "not valid YAML"),
     ],

@@ -11,7 +11,9 @@ from tests.tool_contracts.conftest import clause, contract, tool_result
 def test_cancel_reservation_keeps_seats_partial_effect_maintainer_tier() -> None:
     seats = clause("airline", "cancel_reservation", "eff.seats_released")
     assert (seats.verdict, seats.defect_class, seats.tier) == (
-        "VIOLATES", "Partial Effect", "maintainer"
+        "VIOLATES",
+        "Partial Effect",
+        "maintainer",
     )
     assert all("available_seats" not in line for line in seats.witness.diff)  # type: ignore[union-attr]
     for other in ("eff.status_cancelled", "eff.refunds_appended", "pre.reservation_exists"):
@@ -35,7 +37,9 @@ def test_update_reservation_flights_stays_clean() -> None:
 def test_modify_items_gives_every_item_the_last_variant() -> None:
     got = clause("retail", "modify_pending_order_items", "eff.items_are_new_variants")
     assert (got.verdict, got.defect_class, got.tier) == (
-        "VIOLATES", "Partial Effect", "agent_visible"
+        "VIOLATES",
+        "Partial Effect",
+        "agent_visible",
     )
     args = json.loads(got.witness.args)  # type: ignore[union-attr]
     adapter = make_adapter("retail")
@@ -55,7 +59,9 @@ def test_modify_items_gives_every_item_the_last_variant() -> None:
 def test_address_after_item_change_is_unenforced_policy_precondition() -> None:
     got = clause("retail", "modify_pending_order_address", "pre.items_not_modified")
     assert (got.verdict, got.defect_class, got.tier) == (
-        "VIOLATES", "Unenforced Precondition", "agent_visible"
+        "VIOLATES",
+        "Unenforced Precondition",
+        "agent_visible",
     )
     spec = next(
         c for c in contract("retail", "modify_pending_order_address").preconditions
@@ -68,7 +74,9 @@ def test_address_after_item_change_is_unenforced_policy_precondition() -> None:
 def test_refuel_data_on_suspended_line_reproduces_the_paper_witness() -> None:
     got = clause("telecom", "refuel_data", "pre.line_active")
     assert (got.verdict, got.defect_class, got.tier) == (
-        "VIOLATES", "Unenforced Precondition", "agent_visible"
+        "VIOLATES",
+        "Unenforced Precondition",
+        "agent_visible",
     )
     w = got.witness
     assert w is not None and not w.error

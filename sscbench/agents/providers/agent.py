@@ -152,8 +152,9 @@ class OpenAICompatibleAgent(ProviderAgent):
         super().__init__(config, self._chat)
 
     def start(self, ctx: EpisodeContext) -> None:
-        """Start the managed server first (if any), so its start-up is not a request's."""
-        self._chat.prepare()
+        """Start the managed server first (if any), so its start-up is not a request's;
+        the key, if one is named, waits for the first request the cache cannot answer."""
+        self._chat.start_server()
         super().start(ctx)
 
 

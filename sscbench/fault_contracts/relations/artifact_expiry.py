@@ -13,7 +13,7 @@ from __future__ import annotations
 from sscbench.fault_contracts.artifacts import issues, server_times
 from sscbench.fault_contracts.contract import ArtifactTTL, FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 
 
 def artifact_spec(contract: FaultContract) -> ArtifactTTL | None:
@@ -40,3 +40,13 @@ def artifact_expiry(contract: FaultContract, history: History) -> Arrival:
                 f"expiry {first.expires:g} s of {first.artifact_id} issued at step {first.step}",
             )
     return Arrival.never(f"no observation shows the server time past {first.artifact_id}'s expiry")
+
+
+declare_needs(
+    "artifact_expiry",
+    RelationNeeds(
+        acquisitions=("cross_record",),
+        entity=("reservation_id", "order_id"),
+        intervention="artifact_ttl",
+    ),
+)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 from sscbench.fault_contracts.relations.payment_id_category import contains_token
 
 
@@ -26,3 +26,9 @@ def authoritative_rendering(contract: FaultContract, history: History) -> Arriva
                 d.step, (d.step,), f"{true_form!r} delivered byte for byte at step {d.step}"
             )
     return Arrival.never(f"{true_form!r} is never delivered intact")
+
+
+declare_needs(
+    "authoritative_rendering",
+    RelationNeeds(params=("authoritative",), acquisitions=("co_delivered", "cross_record")),
+)

@@ -17,7 +17,7 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History, arguments_match
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 from sscbench.json_paths import get_path
 
 _MISSING = "<missing>"
@@ -78,3 +78,23 @@ def effect_read_back(contract: FaultContract, history: History) -> Arrival:
                 f"step {fault.step} claimed",
             )
     return Arrival.never(f"no read of {eid} after step {fault.step} shows the defect")
+
+
+declare_needs(
+    "effect_read_back",
+    RelationNeeds(
+        params=(
+            "affected_fields",
+            "entity_id",
+            "entity_key",
+            "match",
+            "read_tool",
+            "tool",
+            "writes",
+        ),
+        acquisitions=("post_write_read_back",),
+        fields=("affected_fields",),
+        entity=("entity_id",),
+        request=True,
+    ),
+)

@@ -26,7 +26,7 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 from sscbench.json_paths import lookup
 
 
@@ -82,3 +82,23 @@ def fresh_record(contract: FaultContract, history: History) -> Arrival:
                 f"{true!r}: later records describe another state"
             )
     return Arrival.never(f"no fresh record of {eid} after step {fault.step} shows {true!r}")
+
+
+declare_needs(
+    "fresh_record",
+    RelationNeeds(
+        params=(
+            "entity_id",
+            "entity_key",
+            "path",
+            "read_tool",
+            "stale_value",
+            "true_value",
+            "writes",
+        ),
+        acquisitions=("cross_record",),
+        fields=("path",),
+        entity=("entity_id",),
+        intervention="stale_read",
+    ),
+)

@@ -11,7 +11,7 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 
 
 def contains_token(data: Any, token: str) -> bool:
@@ -35,3 +35,9 @@ def payment_id_category(contract: FaultContract, history: History) -> Arrival:
                 d.step, (d.step,), f"identifier {payment_id} delivered at step {d.step}"
             )
     return Arrival.never(f"identifier {payment_id} never delivered")
+
+
+declare_needs(
+    "payment_id_category",
+    RelationNeeds(params=("payment_id",), acquisitions=("co_delivered",), semantics=True),
+)

@@ -15,7 +15,13 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract, WriteSuppression
 from sscbench.fault_contracts.history import History, arguments_match
-from sscbench.fault_contracts.refutation import CHAIN_BREAKS, RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import (
+    CHAIN_BREAKS,
+    RELATIONS,
+    Arrival,
+    RelationNeeds,
+    declare_needs,
+)
 
 WRITE_FIELDS = {
     "update_reservation_flights": ("flights", "cabin"),
@@ -89,3 +95,15 @@ def post_write_read_back(contract: FaultContract, history: History) -> Arrival:
                     f"claimed success at step {fault.step}",
                 )
     return Arrival.never(f"no attributable read-back of {rid} after step {fault.step}")
+
+
+declare_needs(
+    "post_write_read_back",
+    RelationNeeds(
+        params=("affected_fields", "match", "reservation_id", "tool"),
+        acquisitions=("post_write_read_back",),
+        fields=("affected_fields",),
+        entity=("reservation_id",),
+        request=True,
+    ),
+)

@@ -19,7 +19,7 @@ from typing import Any
 from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import Delivered, History, arguments_match
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 from sscbench.json_paths import get_path
 
 
@@ -87,3 +87,9 @@ def precondition_records(contract: FaultContract, history: History) -> Arrival:
         f"records at steps {sorted(set(steps))} show what the guard tests fail for the request "
         f"accepted at step {fault.step}",
     )
+
+
+declare_needs(
+    "precondition_records",
+    RelationNeeds(params=("match", "pieces", "tool"), acquisitions=("cross_record",), request=True),
+)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 
 
 def _product_shows(data: Any, product_id: str, item_id: str, option: str, value: Any) -> bool:
@@ -67,3 +67,13 @@ def product_variant_binding(contract: FaultContract, history: History) -> Arriva
         f"variant {p['item_id']} of product {p['product_id']} (step {product_step}) shows "
         f"{p['option']}={p['true_value']}; item bound at step {binding_step}",
     )
+
+
+declare_needs(
+    "product_variant_binding",
+    RelationNeeds(
+        params=("item_id", "option", "order_id", "product_id", "true_value"),
+        acquisitions=("cross_record",),
+        entity=("order_id",),
+    ),
+)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import History
-from sscbench.fault_contracts.refutation import RELATIONS, Arrival
+from sscbench.fault_contracts.refutation import RELATIONS, Arrival, RelationNeeds, declare_needs
 
 
 def _shows_outbound(data: Any, reservation_id: str, outbound: list[dict[str, Any]]) -> bool | None:
@@ -50,3 +50,13 @@ def round_trip_order(contract: FaultContract, history: History) -> Arrival:
                 f"{outbound[0]['flight_number']} on {outbound[0]['date']}, after {injected}",
             )
     return Arrival.never(f"no delivered record of {rid} shows its outbound segment")
+
+
+declare_needs(
+    "round_trip_order",
+    RelationNeeds(
+        params=("injected_return_date", "outbound", "reservation_id"),
+        acquisitions=("co_delivered",),
+        entity=("reservation_id",),
+    ),
+)

@@ -267,20 +267,28 @@ def test_anthropic_thinking_blocks_go_back_with_their_tool_use(
     assert assistant["content"][1]["type"] == "tool_use"
 
 
+@pytest.mark.parametrize("kind", ["openai", "compatible", "anthropic"])
 def test_key_is_read_only_when_a_request_goes_out(
-    fake: Any, kit: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    kind: str, fake: Any, kit: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A cold cache without the key fails at the first request with the one-line message;
+    a warm cache replays without it (an OpenAI-compatible server behind a key included:
+    starting the agent must not read the key)."""
     monkeypatch.delenv("SSCBENCH_UNSET_KEY", raising=False)
-    agent = _agent("openai", fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path))
-    with pytest.raises(ConfigError, match="SSCBENCH_UNSET_KEY is not set"):
+    agent = _agent(kind, fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path))
+    with pytest.raises(ConfigError, match="SSCBENCH_UNSET_KEY is not set") as info:
         _first_turn(agent, kit)
+    assert len(str(info.value).splitlines()) == 1
     assert fake.requests == []
     monkeypatch.setenv("SSCBENCH_UNSET_KEY", kit.SECRET)
-    fake.script(kit.openai_reply("cached"))
-    _first_turn(_agent("openai", fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path)), kit)
+    reply = kit.anthropic_reply if kind == "anthropic" else kit.openai_reply
+    fake.script(reply("cached"))
+    _first_turn(_agent(kind, fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path)), kit)
     monkeypatch.delenv("SSCBENCH_UNSET_KEY")
-    replay = _agent("openai", fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path))
+    replay = _agent(kind, fake, "SSCBENCH_UNSET_KEY", cache_dir=str(tmp_path))
     assert _first_turn(replay, kit) == AgentTurn(text="cached")  # no key needed to replay
+    assert [c.status for c in replay.provider_calls] == ["cache_hit"]
+    assert len(fake.requests) == 1
 
 
 def test_key_echoed_by_the_provider_is_redacted(fake: Any, key: str, kit: Any) -> None:
