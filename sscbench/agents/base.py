@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from sscbench.envs.calls import ToolCall
-from sscbench.records.events import ExternalClient, ParticipantSpec, RunEnd, VisibleEvent
+from sscbench.records.events import (
+    ExternalClient,
+    ParticipantSpec,
+    RunEnd,
+    Termination,
+    VisibleEvent,
+)
 
 GREETING = "Hi! How can I help you today?"
 """τ²'s fixed opening agent message, shared by every configuration."""
@@ -109,9 +115,18 @@ class RecordsClientEvents(Protocol):
     client_events: list[Any]
 
 
-class TimeLimitReached(Exception):
-    """An agent's run outlasted its wall-clock limit: the run ends as ``time_limit`` (a
-    result, like the step limit), not as a failure."""
+class LimitReached(Exception):
+    """A limit the agent's own harness imposes (an Inspect message, token, time or cost
+    limit) ended the run: a result (graded, like the step limit), not a failure. The run's
+    ``termination`` says which kind of end it was; the client log says which limit."""
+
+    termination: Termination = "limit"
+
+
+class TimeLimitReached(LimitReached):
+    """An external agent's run outlasted its wall-clock limit (``time_limit``)."""
+
+    termination: Termination = "time_limit"
 
 
 STOP_TOKENS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")

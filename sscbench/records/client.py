@@ -25,6 +25,7 @@ ClientEventKind = Literal[
     "disconnected",  # the client went away without ending its session
     "exited",  # the agent program's exit status
     "stopped",  # the harness stopped a program that outlived its run
+    "limit",  # a limit of the agent's own harness (an Inspect limit) ended the run
 ]
 
 

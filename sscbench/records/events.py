@@ -195,6 +195,7 @@ Termination = Literal[
     "empty_reply",
     "replay_divergence",  # since v5: a replayed prefix differed from its recording
     "time_limit",  # since v6: an external agent's run outlasted its wall-clock limit
+    "limit",  # since v6: a limit of the agent's own harness (Inspect's) ended the run
     # τ²'s other reasons, for runs imported from τ² results (`sscbench import tau2`):
     "too_many_errors",
     "agent_error",

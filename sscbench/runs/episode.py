@@ -22,11 +22,11 @@ from sscbench.agents.base import (
     STOP_TOKENS,
     Agent,
     EpisodeContext,
+    LimitReached,
     RecordsClientEvents,
     RecordsProviderCalls,
     RecordsTruth,
     RunsOutside,
-    TimeLimitReached,
     User,
 )
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
@@ -189,8 +189,8 @@ def run_episode(
                 termination = _converse(rec, agent, user, env, spec.max_steps, control)
             except _StepLimit:
                 termination = "max_steps"
-            except TimeLimitReached:
-                termination = "time_limit"
+            except LimitReached as limit:  # a result, like the step limit
+                termination = limit.termination
             except ReplayDivergence:  # recorded in the hidden log; the run is excluded
                 termination = "replay_divergence"
             except Exception as exc:  # a failure, not a result: recorded, never scored

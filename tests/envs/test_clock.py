@@ -13,7 +13,13 @@ from sscbench.cases.caseset import load_case_set
 from sscbench.envs import tool_kinds
 from sscbench.envs.clock import ClockSpec, CostModel, VirtualClock, event_times, in_window, iso
 from sscbench.fault_contracts.injection import ContractIntervention
-from sscbench.records.events import AgentMessage, AgentToolCall, ToolObservation, UserMessage
+from sscbench.records.events import (
+    SCHEMA_VERSION,
+    AgentMessage,
+    AgentToolCall,
+    ToolObservation,
+    UserMessage,
+)
 from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user
@@ -81,7 +87,7 @@ def test_a_clocked_run_records_the_clock_and_is_byte_identical_on_rerun(tmp_path
         )
     assert lines[0] == lines[1]
     ledger = read_ledger(tmp_path / "a" / "ledger.jsonl")
-    assert ledger.header.clock is not None and ledger.header.schema_version == 5
+    assert ledger.header.clock is not None and ledger.header.schema_version == SCHEMA_VERSION
     spec = ClockSpec.model_validate(ledger.header.clock)
     kinds = tool_kinds(case.contract.domain)
     assert [e.vt for e in ledger.events] == event_times(ledger.events, spec, kinds)

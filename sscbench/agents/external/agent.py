@@ -24,12 +24,15 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from sscbench.agents.base import AgentTurn, EpisodeContext
+from sscbench.agents.base import AgentTurn, EpisodeContext, LimitReached
 from sscbench.agents.external.bridge import Action, Bridge, Reply
+from sscbench.agents.providers.agent import unique_call_ids
 from sscbench.envs.calls import ToolCall
 from sscbench.errors import ClientError, HarnessError
+from sscbench.llm.errors import EmptyReply
 from sscbench.records.client import ClientEvent, ClientEventKind
 from sscbench.records.events import (
+    AgentToolCall,
     ExternalClient,
     ParticipantSpec,
     RunEnd,
@@ -235,6 +238,18 @@ class ExternalAgent:
             return AgentTurn(
                 tool_calls=(ToolCall(id=call_id, name=action.name, arguments=action.arguments),)
             )
+        if action.kind == "turn":  # the model's own ids, made unique as for provider agents
+            taken = {e.call_id for e in history if isinstance(e, AgentToolCall)}
+            ids = unique_call_ids([c.id for c in action.calls], taken)
+            calls = tuple(
+                c.model_copy(update={"id": i}) for c, i in zip(action.calls, ids, strict=True)
+            )
+            return AgentTurn(text=action.text or None, tool_calls=calls)
+        if action.kind == "empty":
+            raise EmptyReply("the external agent's model replied with nothing")
+        if action.kind == "limit":
+            self._log.add("limit", limit=action.text)
+            raise LimitReached(action.text)
         if action.text == END:  # a departure was logged where it was seen
             self._log.add("closed", how=END)
         return AgentTurn()  # the agent ended the conversation: agent_stop
@@ -243,11 +258,19 @@ class ExternalAgent:
     @staticmethod
     def _reply(action: Action, new: Sequence[VisibleEvent]) -> Reply:
         """The answer to ``action`` among the events the loop recorded for it."""
+        observed = [e for e in new if isinstance(e, ToolObservation)]
         if action.kind == "call":
-            obs = next((e for e in reversed(new) if isinstance(e, ToolObservation)), None)
-            if obs is None:
+            if not observed:
                 raise HarnessError("external agent: a tool call was answered with no observation")
-            return Reply(content=obs.content, error=obs.error)
+            return Reply(content=observed[-1].content, error=observed[-1].error)
+        if action.kind == "turn" and action.calls:
+            if len(observed) != len(action.calls):
+                raise HarnessError("external agent: a turn's calls were not all answered")
+            return Reply(
+                content=observed[-1].content,
+                error=observed[-1].error,
+                observations=tuple((e.content, e.error) for e in observed),
+            )
         said = next((e for e in reversed(new) if isinstance(e, UserMessage)), None)
         if said is None:
             raise HarnessError("external agent: a message got no reply from the user")
@@ -259,7 +282,7 @@ class ExternalAgent:
         if self._last is None:
             return None
         ending = ENDINGS.get(reason, reason)
-        if reason == "user_stop" and self._last.kind == "say":
+        if reason == "user_stop" and self._last.kind in ("say", "turn"):
             said = next((e for e in reversed(new) if isinstance(e, UserMessage)), None)
             if said is not None:
                 return Reply(content=said.content, ended=True, reason=reason)

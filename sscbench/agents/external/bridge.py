@@ -27,20 +27,31 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from sscbench.agents.base import TimeLimitReached
+from sscbench.envs.calls import ToolCall
 from sscbench.errors import ClientError
 from sscbench.records.events import ExternalClient, VisibleEvent
 
-ActionKind = Literal["call", "say", "end"]
+ActionKind = Literal["call", "say", "turn", "end", "empty", "limit"]
 
 
 @dataclass(frozen=True)
 class Action:
-    """What the external agent asked for: a tool call, a message to the user, or the end."""
+    """What the external agent asked for.
+
+    * ``call`` — one tool call (``name``, ``arguments``); the server numbers its id;
+    * ``say`` — a message to the user (``text``);
+    * ``turn`` — one model message as a whole: ``text`` (may be empty) and ``calls`` with
+      the model's own ids, as an in-process provider agent's turn (the Inspect solver);
+    * ``end`` — the agent ended the conversation (``text`` says how);
+    * ``empty`` — the agent's model replied with nothing after its re-asks;
+    * ``limit`` — a limit of the agent's own harness stopped it (``text``: which).
+    """
 
     kind: ActionKind
     name: str = ""
     arguments: dict[str, Any] = field(default_factory=dict)
     text: str = ""
+    calls: tuple[ToolCall, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,13 +59,15 @@ class Reply:
     """The answer to one action: what the agent gets back.
 
     ``content`` is exactly the observation (a tool call) or the user's message (a message
-    to the user); ``ended`` says the conversation is over after this reply, with
+    to the user); ``observations`` the observations of a ``turn``'s calls, in call order
+    (content, error); ``ended`` says the conversation is over after this reply, with
     ``reason`` (``user_stop``, ``max_steps``, …)."""
 
     content: str
     error: bool = False
     ended: bool = False
     reason: str | None = None
+    observations: tuple[tuple[str, bool], ...] = ()
 
 
 class ConversationOver(Exception):

@@ -56,6 +56,9 @@ WAITING_PATH = "/mcp"
 SESSION_HEADER = b"mcp-session-id"
 VERSION_HEADER = b"mcp-protocol-version"
 AGENT_LOG = "agent.log"
+HOLD = 30.0
+"""Seconds a new client on ``/mcp`` is held while no run waits for one (runs are being
+started); after that it is refused with 503."""
 ANSWER_WAIT = 5.0
 """Seconds a run's end waits for answers still being written before its address retires."""
 
@@ -236,8 +239,7 @@ class Hub:
             if session is not None:
                 run = self.runs.get(self.sessions.get(session, ""))
             elif scope["method"] == "POST":
-                while self.waiting and run is None:
-                    run = self.runs.get(self.waiting.popleft())
+                run = await self._next_waiting()
                 if run is None:
                     await _refuse(send, 503, "no run is waiting for a client right now")
                     return
@@ -248,6 +250,19 @@ class Hub:
             await _refuse(send, 404, "no live run at this address: it ended, or never existed")
             return
         await run.handle(self, scope, receive, send)
+
+    async def _next_waiting(self) -> _Run | None:
+        """The oldest run waiting for a client; a client that comes before the next run is
+        ready (the experiment is still starting it) is held up to ``HOLD`` seconds."""
+        limit = time.monotonic() + HOLD
+        while True:
+            while self.waiting:
+                run = self.runs.get(self.waiting.popleft())
+                if run is not None:
+                    return run
+            if time.monotonic() >= limit:
+                return None
+            await asyncio.sleep(0.05)
 
     # -- runs ------------------------------------------------------------------------------
     def open_run(
@@ -370,6 +385,8 @@ class HttpFrontEnd:
             raise ConfigError("external agent: command is empty")
         env = {
             **os.environ,
+            # this Python's scripts first, so "python" and "sscbench" mean this install
+            "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
             "SSCBENCH_MCP_URL": self._url,
             "SSCBENCH_MCP_TRANSPORT": "streamable-http",
             "SSCBENCH_RUN_ID": run_dir.name,

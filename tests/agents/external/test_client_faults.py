@@ -232,11 +232,19 @@ def test_a_launched_program_that_crashes_leaves_a_failed_run(
 
 
 def test_a_launched_program_that_exits_cleanly_has_stopped(serve: Serve, tmp_path: Path) -> None:
-    run = serve(command=_program(tmp_path, CONNECT_THEN.format(ending="").replace(
-        'print("my key is", os.environ["SSCBENCH_TEST_SECRET"], flush=True)', "pass"
-    )))
+    tell = (
+        'print("first on PATH", os.environ["PATH"].split(os.pathsep)[0]); '
+        'print("task", os.environ["SSCBENCH_DOMAIN"], os.environ["SSCBENCH_TASK_ID"])'
+    )
+    body = CONNECT_THEN.format(ending="").replace(
+        'print("my key is", os.environ["SSCBENCH_TEST_SECRET"], flush=True)', tell
+    )
+    run = serve(command=_program(tmp_path, body))
     end = run.end()
     assert end.termination == "agent_stop" and end.failure is None
+    log = (run.run_dir / "agent.log").read_text(encoding="utf-8")
+    assert f"first on PATH {Path(sys.executable).parent}" in log
+    assert "task airline 0" in log
 
 
 def test_a_launched_program_that_never_connects_is_stopped(serve: Serve, tmp_path: Path) -> None:
