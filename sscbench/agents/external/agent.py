@@ -154,8 +154,17 @@ def _default_front_end(params: ExternalParams) -> FrontEnd:
 class ExternalAgent:
     """The ``external`` agent (module docstring). One instance runs one episode at a time."""
 
-    def __init__(self, params: ExternalParams, front_end: FrontEnd | None = None) -> None:
+    def __init__(
+        self,
+        params: ExternalParams,
+        front_end: FrontEnd | None = None,
+        bridge: Bridge | None = None,
+    ) -> None:
+        """``front_end``: where the client comes from (default: by ``params``); ``bridge``:
+        the channel of the first run, for a front end that holds it before the run starts
+        (an Inspect sample); each later run opens a new one."""
         self.params = params
+        self._first_bridge = bridge
         recorded = {
             k: v for k, v in params.model_dump(exclude_defaults=True).items() if k not in UNRECORDED
         }
@@ -175,7 +184,7 @@ class ExternalAgent:
     # -- RunsOutside ----------------------------------------------------------------------
     def connect(self, ctx: EpisodeContext, run_dir: Path) -> ExternalClient:
         """Serve the run, launch or await the client, return it once it has initialised."""
-        self._bridge = Bridge()
+        self._bridge, self._first_bridge = self._first_bridge or Bridge(), None
         self._log = ClientLog()
         self.client_events = self._log.events
         self._last, self._seen, self._calls = None, 0, 0
