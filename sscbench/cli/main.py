@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cases": ("cases", "final semantic review of a case set (sheet, decisions)"),
     "witness": ("witness", "witness tools"),
     "import": ("importer", "turn runs recorded elsewhere into SSCBench ledgers"),
+    "export": ("export", "write runs in another tool's format (Inspect logs)"),
     "reconstruct": ("reconstruct", "label arrival, first use, reliance and adoption per run"),
     "report": ("report", "write the HTML report, tables and figures of a run set"),
     "review": ("review", "human review: masked packets, annotation page, agreement"),

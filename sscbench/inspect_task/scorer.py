@@ -8,7 +8,8 @@ from the transcript. Its value says what the run is evidence of:
 * ``no_use`` — triggered, but the agent never used the fact (nothing to adopt);
 * ``undecidable`` — triggered, but reconstruction could not decide the use;
 * ``not_triggered`` — the fault never reached the agent: no evidence either way;
-* ``failed`` — the run did not finish (a harness or client failure).
+* ``failed`` — the run did not finish (a harness or client failure);
+* ``clean`` — a run without a fault (a control), in exported logs.
 
 Only the first two enter an adoption rate, never silently as 0. The metadata carries the
 event times, the arrival class ``Z_S``, ``Y_end``, the run's termination and, when one
@@ -48,6 +49,8 @@ STRATA = ("before", "after", "absent")
 
 def verdict(labels: RunLabels) -> str:
     """The score value of a run's labels (module docstring)."""
+    if labels.case_id is None:
+        return "clean"
     if not labels.finished or labels.termination == "harness_error":
         return "failed"
     if labels.triggered is not True:
@@ -173,6 +176,32 @@ def adoption_metrics() -> list[Metric]:
     ]
 
 
+def labels_score(labels: RunLabels, run_dir: str, limit: str | None = None) -> Score:
+    """A run's labels as an Inspect score (module docstring)."""
+    return Score(
+        value=verdict(labels),
+        answer=labels.z_s,
+        explanation=labels.adopted_reason,
+        metadata={
+            "run_dir": run_dir,
+            "run_id": labels.run_id,
+            "case_id": labels.case_id,
+            "operator": labels.operator,
+            "triggered": labels.triggered,
+            "T_F": _event(labels.t_f),
+            "T_E": _event(labels.t_e),
+            "T_S": _event(labels.t_s),
+            "T_U": _event(labels.t_u),
+            "Z_S": labels.z_s,
+            "Y_end": labels.y_end,
+            "termination": labels.termination,
+            "success": labels.success,
+            "limit": limit,
+            "labels": labels.model_dump(mode="json"),
+        },
+    )
+
+
 @scorer(metrics=adoption_metrics())
 def reconstruction() -> Scorer:
     """End the sample's run if it is live, reconstruct it, score it (module docstring)."""
@@ -182,29 +211,7 @@ def reconstruction() -> Scorer:
         limit = _limit_hit()
         await handle.finish(limit)
         labels = await asyncio.to_thread(label_run, handle.run_dir)
-        value = verdict(labels)
-        return Score(
-            value=value,
-            answer=labels.z_s,
-            explanation=labels.adopted_reason,
-            metadata={
-                "run_dir": str(handle.run_dir),
-                "run_id": labels.run_id,
-                "case_id": labels.case_id,
-                "operator": labels.operator,
-                "triggered": labels.triggered,
-                "T_F": _event(labels.t_f),
-                "T_E": _event(labels.t_e),
-                "T_S": _event(labels.t_s),
-                "T_U": _event(labels.t_u),
-                "Z_S": labels.z_s,
-                "Y_end": labels.y_end,
-                "termination": labels.termination,
-                "success": labels.success,
-                "limit": limit,
-                "labels": labels.model_dump(mode="json"),
-            },
-        )
+        return labels_score(labels, str(handle.run_dir), limit)
 
     return score
 
