@@ -76,6 +76,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.experiments.session import run_experiment
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
     console = Console(stderr=True, soft_wrap=True, width=140)
@@ -114,9 +115,7 @@ def handle(args: argparse.Namespace) -> int:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
     labels = label_dir(args.out)
-    with (args.out / LABELS_FILE).open("w", encoding="utf-8") as fh:
-        for label in labels:
-            fh.write(label.model_dump_json() + "\n")
+    write_labels(args.out / LABELS_FILE, labels, args.out)
     out = Console(soft_wrap=True, width=140)
     with console.status("validating against the scripted truth, analysing, writing the report"):
         validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)

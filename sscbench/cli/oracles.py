@@ -83,9 +83,14 @@ def _labels(rundir: Path) -> list[RunLabels]:
     """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.labels import read_labels
+    from sscbench.reconstruct.run_set import check_labels_current
 
     path = rundir / LABELS_FILE
-    return read_labels(path) if path.is_file() else label_dir(rundir)
+    if not path.is_file():
+        return label_dir(rundir)
+    labels = read_labels(path)
+    check_labels_current(path, rundir, labels)
+    return labels
 
 
 def handle_evaluate(args: argparse.Namespace) -> int:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,6 +78,7 @@ def validate_dir(root: Path, labels: list[RunLabels]) -> tuple[Agreement, int]:
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
     from sscbench.reconstruct.label import label_dir_or_skip
+    from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.summary import summary_table
     from sscbench.reconstruct.validate import QUANTITIES
     from sscbench.user_files import check_output_file
@@ -106,7 +105,7 @@ def handle(args: argparse.Namespace) -> int:
         with (root / CLASSIFIER_CALLS_FILE).open("a", encoding="utf-8") as fh:
             for call in classifier.provider_calls:
                 fh.write(call.model_dump_json() + "\n")
-    _write_labels(out, labels)  # only once everything is computed
+    write_labels(out, labels, root)  # only once everything is computed
     console = Console(soft_wrap=True, width=140)
     table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
     console.print(table)
@@ -138,15 +137,3 @@ def handle(args: argparse.Namespace) -> int:
         return 1 if agreement.mismatches or problems else 0
     return 1 if problems else 0
 
-
-def _write_labels(out: Path, labels: list[RunLabels]) -> None:
-    """Write the labels file whole or not at all: a temporary sibling renamed over it."""
-    fd, name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.absolute().parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for label in labels:
-                fh.write(label.model_dump_json() + "\n")
-        os.replace(name, out)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise

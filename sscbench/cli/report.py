@@ -137,6 +137,7 @@ def handle(args: argparse.Namespace) -> int:
         write_report,
     )
     from sscbench.reconstruct.labels import read_labels
+    from sscbench.reconstruct.run_set import check_labels_current
     from sscbench.user_files import check_output_dir
 
     root: Path = args.rundir
@@ -153,6 +154,7 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
+    check_labels_current(labels_path, root, labels)
     result = _analysis(args, labels)
     files = write_report(result, labels, root, out, viewer=args.viewer)
     for problem in files.problems:
