@@ -33,15 +33,15 @@ def summary_table(result: AnalysisResult, title: str) -> Table:
         f"{title}\n{population_line(result)}",
         (
             *KEY_COLUMNS,
-            "scheduled",
-            "triggered",
+            "sched.",
+            "trig.",
             "A_T",
             "A_P",
             "before",
             "after",
             "absent",
             "no use",
-            "undecidable",
+            "undec.",
         ),
     )
     arrival = {(a.operator, a.configuration): a for a in result.arrival}

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console
 from rich.table import Table
+
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -37,7 +38,6 @@ def handle_list(args: argparse.Namespace) -> int:
     each operator's description; counts come from the cache shipped with the package
     where it still matches (:mod:`sscbench.cases.candidate_counts`)."""
     from sscbench.cases.candidate_counts import candidate_counts
-    from sscbench.cli.console import console
     from sscbench.operators.registry import get_operator, operator_names
 
     names = operator_names()
@@ -55,13 +55,14 @@ def handle_list(args: argparse.Namespace) -> int:
             str(counts[name].candidates),
             str(counts[name].valid),
         )
-    out = console()
+    out = make_console()
     out.print(table)
     for name in names:
         out.print(
             f"[bold]{name}[/bold] ({get_operator(name).display_name}): "
             f"{get_operator(name).description}",
             highlight=False,
+            soft_wrap=False,  # prose: wrapped at the console's width
         )
     screened = [n for n in names if not counts[n].cached]
     if screened:
@@ -88,7 +89,7 @@ def handle_candidates(args: argparse.Namespace) -> int:
             else:
                 rejections.write(json.dumps(outcome.model_dump(), ensure_ascii=False) + "\n")
                 rejected += 1
-    Console(stderr=True, soft_wrap=True).print(
+    make_console(stderr=True).print(
         f"{op.display_name}: {valid} valid contracts and {rejected} rejections written to {out}"
     )
     return 0

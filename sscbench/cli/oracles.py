@@ -7,11 +7,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from sscbench.cli.params import parse_params
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -69,7 +68,7 @@ def handle_list(args: argparse.Namespace) -> int:
 
     names = oracle_names()
     table = settings_table(names, [oracle_setting(n) for n in names])
-    Console(soft_wrap=True, width=200).print(table)
+    make_console().print(table)
     return 0
 
 
@@ -128,7 +127,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     settings = [oracle_setting(name) for name in names]
     judge_params = _judge_params(args.judge_param, out)
     labels = {x.run_id: x for x in _labels(args.rundir)}
-    console = Console(soft_wrap=True, width=180)
+    console = make_console()
     started = time.perf_counter()
     items, kind = build_items(args.rundir, args.reference, args.clean)
     clean = sum(i.reference.clean for i in items)

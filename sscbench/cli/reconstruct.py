@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 
 from sscbench.cli.params import executor_choice, parse_params
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -77,6 +77,7 @@ def validate_dir(root: Path, labels: list[RunLabels]) -> tuple[Agreement, int]:
 
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
+    from sscbench import heartbeat
     from sscbench.reconstruct.label import label_dir_or_skip
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.summary import summary_table
@@ -89,6 +90,7 @@ def handle(args: argparse.Namespace) -> int:
     out: Path = args.out or root / LABELS_FILE
     check_output_file(out, "--out")
     classifier = _classifier(args) if args.classifier == "llm" else None
+    heartbeat.phase(f"labelling the runs under {root}")
     kind, address = args.executor
     if kind == "ray":
         if classifier is not None:
@@ -106,7 +108,7 @@ def handle(args: argparse.Namespace) -> int:
             for call in classifier.provider_calls:
                 fh.write(call.model_dump_json() + "\n")
     write_labels(out, labels, root)  # only once everything is computed
-    console = Console(soft_wrap=True, width=140)
+    console = make_console()
     table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
     console.print(table)
     for problem in problems:
@@ -136,4 +138,3 @@ def handle(args: argparse.Namespace) -> int:
             )
         return 1 if agreement.mismatches or problems else 0
     return 1 if problems else 0
-

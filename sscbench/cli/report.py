@@ -132,6 +132,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
 
 def handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
+    from sscbench import heartbeat
     from sscbench.analysis.report import (  # matplotlib: only when used
         check_report_dir,
         write_report,
@@ -155,7 +156,9 @@ def handle(args: argparse.Namespace) -> int:
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
     check_labels_current(labels_path, root, labels)
+    heartbeat.phase(f"analysing {len(labels):,} labelled runs")
     result = _analysis(args, labels)
+    heartbeat.phase("writing the report (figures, tables, one file per run)")
     files = write_report(result, labels, root, out, viewer=args.viewer)
     for problem in files.problems:
         print(f"warning: {problem}")
