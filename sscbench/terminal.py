@@ -41,9 +41,9 @@ def compact_table(title: str | None, columns: Iterable[str], left: Iterable[str]
     keep_left = set(left)
     table = Table(
         title=title,
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
+        box=box.SIMPLE_HEAD,  # its column separator is one blank: no padding needed
+        padding=(0, 0),
+        show_edge=False,
         title_justify="left",
     )
     for column in columns:

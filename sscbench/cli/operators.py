@@ -7,10 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich import box
-from rich.table import Table
-
-from sscbench.terminal import make_console
+from sscbench.terminal import compact_table, make_console
 
 
 def register(sub: Any) -> None:
@@ -42,9 +39,11 @@ def handle_list(args: argparse.Namespace) -> int:
 
     names = operator_names()
     counts = candidate_counts(names, recount=args.recount)
-    table = Table(title="fault operators", box=box.SIMPLE_HEAD, collapse_padding=True)
-    for column in ("name", "domain", "acquisition", "cluster", "frames", "valid"):
-        table.add_column(column, justify="right" if column in ("frames", "valid") else "left")
+    table = compact_table(
+        "fault operators",
+        ("name", "domain", "acquisition", "cluster", "frames", "valid"),
+        left=("name", "domain", "acquisition", "cluster"),
+    )
     for name in names:
         op = get_operator(name)
         table.add_row(
