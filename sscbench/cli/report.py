@@ -130,6 +130,20 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     return result
 
 
+def _print_answer(result: AnalysisResult) -> None:
+    """The report's first table and its readings, on the terminal."""
+    from sscbench.analysis.terminal import answer_readings, answer_table
+    from sscbench.terminal import make_console
+
+    table = answer_table(result)
+    if table is None:
+        return
+    out = make_console(highlight=False)
+    out.print(table)
+    for line in answer_readings(result):
+        out.print(line, soft_wrap=False)
+
+
 def handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
     from sscbench import heartbeat
@@ -162,6 +176,7 @@ def handle(args: argparse.Namespace) -> int:
     files = write_report(result, labels, root, out, viewer=args.viewer)
     for problem in files.problems:
         print(f"warning: {problem}")
+    _print_answer(result)
     print(f"report: {files.report_path}")
     if files.trajectories is not None:
         print(f"trajectories: {out / files.trajectories}")

@@ -63,7 +63,7 @@ def dry_run(args: argparse.Namespace) -> int:
     experiment = load_experiment(args.config)
     console = make_console(highlight=False)
     for warning in experiment.warnings:
-        console.print(f"warning: {warning}", markup=False)
+        console.print(f"warning: {warning}", markup=False, soft_wrap=False)
     heartbeat.phase("playing each distinct episode once along its gold path")
     for line in estimate_lines(estimate_experiment(experiment, args.call_seconds)):
         console.print(line, markup=False)

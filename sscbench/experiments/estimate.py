@@ -353,6 +353,10 @@ def estimate_experiment(experiment: Experiment, call_seconds: float = CALL_SECON
     )
 
 
+def _usd(value: float) -> str:
+    return f"${value:,.2f}" if value >= 0.1 else f"${value:.3g}"
+
+
 def _duration(seconds: float) -> str:
     minutes = round(seconds / 60)
     if minutes < 1:
@@ -380,8 +384,9 @@ def estimate_lines(estimate: Estimate) -> Iterable[str]:
         )
         if line.price is not None and u.calls:
             yield (
-                f"    prices: ${line.price.input_per_mtok:g} / ${line.price.output_per_mtok:g} "
-                f"per million input / output tokens ({line.price.source})"
+                f"    prices: {_usd(line.price.input_per_mtok)} / "
+                f"{_usd(line.price.output_per_mtok)} per million input / output tokens "
+                f"({line.price.source})"
             )
     total = estimate.cost_usd
     cost = "no priced model" if total is None else f"${total:,.2f}"
