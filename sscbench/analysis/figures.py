@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import matplotlib
+import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -249,19 +250,32 @@ EMPTY = Rate(
 """The slot of a configuration an operator has no row for (shown ``0/0/0``, "n/a")."""
 
 
+def _grid(panels: int, panel_in: float, header_in: float) -> tuple[Figure, Any]:
+    """A figure of ``panels`` panels, :data:`PANEL_COLUMNS` to a row, each ``panel_in``
+    inches tall; the slots past the last panel are left blank (no axes drawn). With no
+    panels, the figure alone (and ``axes`` empty)."""
+    cols = min(PANEL_COLUMNS, max(panels, 1))
+    rows = -(-max(panels, 1) // cols)
+    fig = Figure(figsize=(3.75 * cols, header_in + panel_in * rows), layout="constrained")
+    if not panels:
+        return fig, np.empty((0, cols), dtype=object)
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for k in range(panels, rows * cols):
+        axes[k // cols, k % cols].set_axis_off()
+    return fig, axes
+
+
 def adoption_figure(result: AnalysisResult) -> Figure:
     """Adoption by arrival per operator: one panel per operator in a grid, every panel the
     same axes (share 0–1, the same configurations in the same order), so panels compare."""
     by_op = _by_operator(result.adoption)
     configurations = sorted({r.configuration for rows in by_op.values() for r in rows})
-    cols = min(PANEL_COLUMNS, max(len(by_op), 1))
-    grid_rows = -(-max(len(by_op), 1) // cols)
     panel_in = 0.9 + max(len(configurations), 1) * (len(ADOPTION_SERIES) + 1) * ROW_IN
-    fig = Figure(figsize=(3.75 * cols, 0.5 + panel_in * grid_rows), layout="constrained")
+    fig, axes = _grid(len(by_op), panel_in, 0.5)
     if not by_op:
         _empty_panel(fig, "no adoption rows in this analysis")
         return fig
-    axes = fig.subplots(grid_rows, cols, squeeze=False)
+    cols = axes.shape[1]
     for k, (operator, rows) in enumerate(by_op.items()):
         ax = axes[k // cols, k % cols]
         own = {r.configuration: r for r in rows}
@@ -275,8 +289,6 @@ def adoption_figure(result: AnalysisResult) -> Figure:
             ],
             operator,
         )
-    for k in range(len(by_op), grid_rows * cols):
-        axes[k // cols, k % cols].set_axis_off()
     _legend(fig, ADOPTION_SERIES)
     return fig
 
@@ -289,14 +301,12 @@ def q_u_figure(result: AnalysisResult) -> Figure:
     configurations = sorted(
         {r.configuration for rows in by_op.values() for r in rows}, key=lambda c: (c == POOLED, c)
     )
-    cols = min(PANEL_COLUMNS, max(len(by_op), 1))
-    grid_rows = -(-max(len(by_op), 1) // cols)
     panel_in = 0.9 + max(len(configurations), 1) * 1.4 * ROW_IN
-    fig = Figure(figsize=(3.75 * cols, 0.3 + panel_in * grid_rows), layout="constrained")
+    fig, axes = _grid(len(by_op), panel_in, 0.3)
     if not by_op:
         _empty_panel(fig, "no reliance-timing rows in this analysis")
         return fig
-    axes = fig.subplots(grid_rows, cols, squeeze=False)
+    cols = axes.shape[1]
     for k, (operator, rows) in enumerate(by_op.items()):
         own = {r.configuration: r for r in rows}
         _forest_panel(
@@ -307,8 +317,6 @@ def q_u_figure(result: AnalysisResult) -> Figure:
             operator,
             xlabel="$q_U$ (95% interval)",
         )
-    for k in range(len(by_op), grid_rows * cols):
-        axes[k // cols, k % cols].set_axis_off()
     return fig
 
 

@@ -38,13 +38,14 @@ from typing import Any
 from sscbench.agents.base import AgentTurn, EpisodeContext
 from sscbench.agents.providers.scaffold import agent_scaffold
 from sscbench.envs.calls import ToolCall
+from sscbench.experiments.execute import episode_spec
 from sscbench.experiments.load import Configuration, Experiment
 from sscbench.experiments.plan import ScheduledRun, plan_runs
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.llm.openai_chat import to_openai_messages
 from sscbench.llm.transcript import agent_transcript, user_transcript
 from sscbench.records.events import AgentToolCall, ParticipantSpec, VisibleEvent
-from sscbench.runs.episode import EpisodeSpec, run_episode
+from sscbench.runs.episode import run_episode
 from sscbench.users.scripted import ScriptedUser
 from sscbench.users.simulator import simulator_system_prompt
 
@@ -164,15 +165,7 @@ def _play(run: ScheduledRun, scratch: Path) -> tuple[Usage, Usage]:
     """One episode along the gold path: the agent's and the user's usage."""
     agent, user = _MeasuringAgent(), _MeasuringUser()
     contract = run.contract
-    spec = EpisodeSpec(
-        domain=run.domain,
-        task_id=run.task_id,
-        seed=run.key.seed,
-        max_steps=run.key.max_steps,
-        case_id=None if contract is None else contract.contract_id,
-        variants=dict(run.variants),
-        fault=None if contract is None else contract.model_dump(mode="json"),
-    )
+    spec = episode_spec(run)
     with tempfile.TemporaryDirectory(dir=scratch) as run_dir:
         run_episode(
             spec,
