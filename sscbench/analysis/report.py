@@ -143,8 +143,11 @@ def table_view(result: AnalysisResult, table: str, viewer_base: str = "#") -> di
     }
 
 
-def configuration_view(result: AnalysisResult, models: dict[str, str]) -> dict[str, Any]:
-    """Configurations and the scale of their execution (the paper's Table I)."""
+def configuration_view(
+    result: AnalysisResult, models: dict[str, str], viewer_base: str = "#"
+) -> dict[str, Any]:
+    """Configurations and the scale of their execution (the paper's Table I), each row
+    linked to its runs in the viewer."""
     head = ["configuration", "agent", "model and decoding", "repetitions", "gated"]
     head += ["scheduled", "observed", "triggered"]
     rows = [
@@ -164,7 +167,10 @@ def configuration_view(result: AnalysisResult, models: dict[str, str]) -> dict[s
         for row in result.configurations
     ]
     caption = "Configurations and execution scale (faulted runs, every repetition)"
-    return {"caption": caption, "head": head, "rows": rows}
+    links = [
+        runs_link(viewer_base, ALL_OPERATORS, row.configuration) for row in result.configurations
+    ]
+    return {"caption": caption, "head": head, "rows": rows, "links": links}
 
 
 def _on_boundary(result: AnalysisResult) -> bool:
@@ -300,7 +306,7 @@ def render_report(
         viewer_href=f"{base}trajectories" if viewer_html is not None else TRAJECTORIES_FILE,
         how_to_read=Markup(HOW_TO_READ),
         problems=list(problems),
-        configurations=configuration_view(result, models or {}),
+        configurations=configuration_view(result, models or {}, base),
         tables=tables,
         figures={
             name: {
