@@ -22,8 +22,8 @@ header{padding-top:.6em}
 h1{font-size:1.45em;margin:.2em 0}
 h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 h3{font-size:1.05em}
-nav.toc{font-size:.88em} nav.toc a{margin-right:.9em}
-.meta{color:#555;font-size:.9em}
+nav.toc{font-size:.85em} nav.toc a{margin-right:.75em}
+.meta{color:#555;font-size:.88em}
 .note{color:#444;font-size:.9em;max-width:60em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:.5em;overflow-x:auto}
 figure img{max-width:100%;height:auto;display:block}
