@@ -1,14 +1,19 @@
 """Figures of an :class:`AnalysisResult` (matplotlib, SVG, byte-for-byte deterministic).
 
-Three figures, each one panel per operator:
+Four figures, drawn to be read at their natural size (every count label 9 pt, 12 px,
+horizontal):
 
-* **adoption by arrival** — per configuration, ``A_T`` (triggered runs), ``A_P`` (analysis
-  population ``P``) and ``a_s`` for each arrival stratum (before / after / absent), with 95%
-  intervals and the counts *adopted / evaluable / clusters* under every bar. An empty stratum
-  keeps its slot, labelled ``0/0/0`` and marked "n/a"; nothing is dropped.
+* **adoption by arrival, per configuration** — the report's answer: every operator's runs
+  pooled, ``A_P`` (analysis population ``P``) and ``a_s`` for each arrival stratum (before /
+  after / absent) as dots with their 95% intervals, one row each, the counts *adopted /
+  evaluable / clusters* at the right of every row.
+* **adoption by arrival, per operator** — the same rows, one panel per operator in a grid;
+  every panel has the same axes and the same configurations in the same order, so panels
+  compare. An empty stratum keeps its row, ``0/0/0`` and "n/a"; nothing is dropped.
 * **reliance gap** — the signed gap ``T_U − T_E`` per adopted run in ``P``, with a separate
   ``∞`` bucket for runs whose refutation never arrived (``T_E = ∞``).
-* **q_U** — ``P(T_E < T_U | A=1, P)`` per configuration, with intervals and counts.
+* **q_U** — ``P(T_E < T_U | A=1, P)`` per configuration, one panel per operator, with
+  intervals and counts.
 
 Figures are drawn with the object-oriented API (no pyplot, no global backend switch) and
 saved as SVG with glyphs as paths, a fixed hash salt and no date, so the same result gives
@@ -24,12 +29,20 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import matplotlib
+import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.transforms import blended_transform_factory
 
 from sscbench.analysis.quantities import POOLED
-from sscbench.analysis.results import AdoptionRow, AnalysisResult, Rate, RelianceTimingRow
+from sscbench.analysis.results import (
+    AdoptionRow,
+    AnalysisResult,
+    Interval,
+    Rate,
+    RelianceTimingRow,
+)
 
 # Okabe–Ito colours (distinguishable with the common colour-vision deficiencies).
 GREY_LIGHT = "#9a9a9a"
@@ -57,17 +70,18 @@ RC: dict[Any, Any] = {
 
 SVG_METADATA: dict[str, str | None] = {"Date": None, "Creator": "sscbench"}
 
-GAP_MAX_BUCKETS = 40
+GAP_MAX_BUCKETS = 16
 """Above this many distinct integer gaps in a panel, finite gaps are grouped into bins."""
 
 
 @dataclass(frozen=True)
 class Series:
-    """One bar per group: a legend label, a colour and how to pick the rate from a row."""
+    """One row (or bar) per group: a legend label, a colour, and a short name for the row."""
 
     label: str
     colour: str
     hatch: str | None = None
+    short: str = ""
 
 
 def counts_label(rate: Rate) -> str:
@@ -95,149 +109,213 @@ def config_label(configuration: str) -> str:
     return "all (pooled)" if configuration == POOLED else configuration
 
 
-def _rate_panel(
-    ax: Axes,
-    groups: Sequence[str],
-    series: Sequence[Series],
-    rates: Sequence[Sequence[Rate]],
-    title: str,
-    ylabel: str = "share (95% interval)",
-) -> None:
-    """Grouped bars (``rates[group][series]``) with intervals and per-bar counts."""
-    n = len(series)
-    width = 0.8 / n
-    positions = [g - 0.4 + width * (s + 0.5) for g in range(len(groups)) for s in range(n)]
-    count_labels = [counts_label(rate) for group_rates in rates for rate in group_rates]
-    trans = blended_transform_factory(ax.transData, ax.transAxes)
-    # One call per series (not per bar): far fewer artists, much faster to lay out and save.
-    for s, spec in enumerate(series):
-        xs = [g - 0.4 + width * (s + 0.5) for g in range(len(groups))]
-        col = [group_rates[s] for group_rates in rates]
-        ax.bar(
-            xs,
-            [r.value if r.value is not None else 0.0 for r in col],
-            width=width * 0.92,
-            color=spec.colour,
-            hatch=spec.hatch,
-            edgecolor="white" if spec.hatch else spec.colour,
-            linewidth=0.0,
-            label=spec.label,
-        )
-        valued = [(x, r) for x, r in zip(xs, col, strict=True) if r.value is not None]
-        if valued:
-            # A tick at each value, so a share of 0 with data differs from an empty slot.
-            ax.plot(
-                [x for x, _ in valued],
-                [r.value or 0.0 for _, r in valued],
-                marker="_",
-                markersize=max(4.0, 40.0 * width),
-                markeredgewidth=2.0,
-                color=spec.colour,
-                linestyle="none",
-            )
-        spans = [
-            (x, r.value, r.interval.low, r.interval.high)
-            for x, r in valued
-            if r.value is not None and r.interval.low is not None and r.interval.high is not None
-        ]
-        if spans:
-            ax.errorbar(
-                [x for x, _, _, _ in spans],
-                [v for _, v, _, _ in spans],
-                yerr=[
-                    [max(v - lo, 0.0) for _, v, lo, _ in spans],
-                    [max(hi - v, 0.0) for _, v, _, hi in spans],
-                ],
-                fmt="none",
-                ecolor="black",
-                elinewidth=0.8,
-                capsize=2,
-            )
-        for x, r in zip(xs, col, strict=True):
-            if r.value is None:
-                ax.text(
-                    x,
-                    0.02,
-                    "n/a",
-                    transform=trans,
-                    rotation=90,
-                    ha="center",
-                    va="bottom",
-                    fontsize=6,
-                    color=GREY_DARK,
-                )
-    ax.set_ylim(-0.03, 1.05)
-    ax.set_xlim(-0.55, len(groups) - 0.45)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, loc="left")
-    ax.xaxis.remove_overlapping_locs = False  # one bar per group: minor ticks = major ticks
-    ax.set_xticks(positions, count_labels, minor=True, rotation=90, fontsize=6)
-    ax.tick_params(axis="x", which="minor", length=0, pad=2)
-    longest = max((len(c) for c in count_labels), default=0)
-    ax.set_xticks(range(len(groups)), list(groups), fontsize=8)
-    ax.tick_params(axis="x", which="major", length=0, pad=6 + 3.9 * longest)
-    ax.yaxis.grid(True, linewidth=0.4, color="#dddddd")
-    ax.set_axisbelow(True)
-
-
 def _empty_panel(fig: Figure, message: str) -> None:
     ax = fig.add_subplot(1, 1, 1)
     ax.set_axis_off()
     ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=10, color=GREY_DARK)
 
 
+COUNT_PT = 9.0
+"""Point size of every count label: 12 px when the figure is shown at its natural size (a
+test keeps it at 11 px or more, and every label horizontal)."""
+TICK_PT = 9.0
+ROW_IN = 0.17
+"""Height of one interval row, in inches (16 px at natural size: one 12 px label each)."""
+
 ADOPTION_SERIES = (
-    Series("$A_T$ (triggered runs)", GREY_LIGHT),
-    Series("$A_P$ (population $P$)", GREY_DARK),
-    Series("$a_s$, refutation before first use", BLUE),
-    Series("$a_s$, refutation after first use", ORANGE),
-    Series("$a_s$, refutation absent", VERMILLION, hatch="///"),
+    Series("$A_P$: every run of $P$", GREY_DARK, short="$A_P$"),
+    Series("$a_s$: refutation before first use", BLUE, short="before"),
+    Series("$a_s$: refutation after first use", ORANGE, short="after"),
+    Series("$a_s$: refutation absent", VERMILLION, short="absent"),
 )
 
 
+def _adoption_rates(row: AdoptionRow) -> list[Rate]:
+    return [row.a_p, row.a_before, row.a_after, row.a_absent]
+
+
+def _forest_panel(
+    ax: Axes,
+    groups: Sequence[str],
+    series: Sequence[Series],
+    rates: Sequence[Sequence[Rate]],
+    title: str,
+    *,
+    xlabel: str = "share adopted (95% interval)",
+) -> None:
+    """Per group (configuration) a header row with its name, then one row per series: the
+    share as a dot with its interval as a line, the series' name at the left and the counts
+    ``numerator/denominator/clusters`` at the right of every row, all horizontal. An empty
+    slot keeps its row, marked "n/a" with ``0/0/0``. Groups run top to bottom."""
+    n = len(series)
+    headed = n > 1  # several series: a header row names the group; one: the row does
+    step = n + 1 if headed else 1
+    right = blended_transform_factory(ax.transAxes, ax.transData)
+    ticks: list[float] = []
+    names: list[str] = []
+    for g, (group, group_rates) in enumerate(zip(groups, rates, strict=True)):
+        top = g * step
+        if headed:
+            ax.text(
+                0.0,
+                top,
+                group,
+                transform=right,
+                va="center",
+                ha="left",
+                fontsize=TICK_PT,
+                fontweight="bold",
+                gid="group",
+            )
+        for s, (spec, rate) in enumerate(zip(series, group_rates, strict=True)):
+            y = top + 1 + s if headed else top
+            ticks.append(y)
+            names.append(spec.short if headed else group)
+            if rate.value is None:
+                ax.text(0.01, y, "n/a", va="center", fontsize=COUNT_PT, color=GREY_DARK)
+            else:
+                low, high = rate.interval.low, rate.interval.high
+                if low is not None and high is not None:
+                    ax.plot([low, high], [y, y], color=spec.colour, linewidth=2.2, alpha=0.6)
+                ax.plot([rate.value], [y], "o", color=spec.colour, markersize=6)
+            ax.text(
+                1.03,
+                y,
+                counts_label(rate),
+                transform=right,
+                va="center",
+                ha="left",
+                fontsize=COUNT_PT,
+                color="#1a1a1a",
+                gid="count",
+            )
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(len(groups) * step - 0.5, -0.7 if headed else -0.5)
+    ax.set_yticks(ticks, names, fontsize=TICK_PT)
+    ax.tick_params(axis="y", length=0)
+    ax.tick_params(axis="x", labelsize=TICK_PT)
+    ax.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0], ["0", ".25", ".5", ".75", "1"])
+    ax.xaxis.grid(True, linewidth=0.4, color="#dddddd")
+    ax.set_axisbelow(True)
+    ax.set_xlabel(xlabel, fontsize=TICK_PT)
+    ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
+
+
+def _legend(fig: Figure, series: Sequence[Series]) -> None:
+    handles = [
+        Line2D([], [], color=s.colour, marker="o", linewidth=2.0, markersize=5.5) for s in series
+    ]
+    fig.legend(
+        handles,
+        [s.label for s in series],
+        loc="outside upper left",
+        ncols=2,
+        fontsize=TICK_PT,
+        frameon=False,
+    )
+
+
+def overall_figure(result: AnalysisResult) -> Figure:
+    """The answer: per configuration, every operator pooled, ``A_P`` and ``a_s`` per
+    arrival stratum with intervals and counts (falls back to one row per operator ×
+    configuration for an analysis without the pooled rows)."""
+    rows = list(result.overall_adoption) or list(result.adoption)
+    pooled = bool(result.overall_adoption)
+    groups = [r.configuration if pooled else f"{r.operator} · {r.configuration}" for r in rows]
+    rows_in = max(len(rows), 1) * (len(ADOPTION_SERIES) + 1) * ROW_IN
+    fig = Figure(figsize=(4.5, 1.1 + rows_in), layout="constrained")
+    if not rows:
+        _empty_panel(fig, "no adoption rows in this analysis")
+        return fig
+    ax = fig.add_subplot(1, 1, 1)
+    _forest_panel(
+        ax,
+        groups,
+        ADOPTION_SERIES,
+        [_adoption_rates(r) for r in rows],
+        "every operator pooled" if pooled else "per operator and configuration",
+    )
+    _legend(fig, ADOPTION_SERIES)
+    return fig
+
+
+PANEL_COLUMNS = 3
+EMPTY = Rate(
+    numerator=0,
+    denominator=0,
+    clusters=0,
+    value=None,
+    interval=Interval(low=None, high=None, method="none"),
+)
+"""The slot of a configuration an operator has no row for (shown ``0/0/0``, "n/a")."""
+
+
+def _grid(panels: int, panel_in: float, header_in: float) -> tuple[Figure, Any]:
+    """A figure of ``panels`` panels, :data:`PANEL_COLUMNS` to a row, each ``panel_in``
+    inches tall; the slots past the last panel are left blank (no axes drawn). With no
+    panels, the figure alone (and ``axes`` empty)."""
+    cols = min(PANEL_COLUMNS, max(panels, 1))
+    rows = -(-max(panels, 1) // cols)
+    fig = Figure(figsize=(3.75 * cols, header_in + panel_in * rows), layout="constrained")
+    if not panels:
+        return fig, np.empty((0, cols), dtype=object)
+    axes = fig.subplots(rows, cols, squeeze=False)
+    for k in range(panels, rows * cols):
+        axes[k // cols, k % cols].set_axis_off()
+    return fig, axes
+
+
 def adoption_figure(result: AnalysisResult) -> Figure:
-    """Adoption by arrival: ``A_T``, ``A_P`` and ``a_s`` per stratum, per operator × config."""
+    """Adoption by arrival per operator: one panel per operator in a grid, every panel the
+    same axes (share 0–1, the same configurations in the same order), so panels compare."""
     by_op = _by_operator(result.adoption)
-    groups_max = max((len(v) for v in by_op.values()), default=1)
-    width = max(9.0, 1.0 + groups_max * len(ADOPTION_SERIES) * 0.32)
-    fig = Figure(figsize=(width, 0.6 + 3.4 * max(len(by_op), 1)), layout="constrained")
+    configurations = sorted({r.configuration for rows in by_op.values() for r in rows})
+    panel_in = 0.9 + max(len(configurations), 1) * (len(ADOPTION_SERIES) + 1) * ROW_IN
+    fig, axes = _grid(len(by_op), panel_in, 0.5)
     if not by_op:
         _empty_panel(fig, "no adoption rows in this analysis")
         return fig
-    axes = fig.subplots(len(by_op), 1, squeeze=False)
-    for ax, (operator, rows) in zip(axes[:, 0], by_op.items(), strict=True):
-        _rate_panel(
+    cols = axes.shape[1]
+    for k, (operator, rows) in enumerate(by_op.items()):
+        ax = axes[k // cols, k % cols]
+        own = {r.configuration: r for r in rows}
+        _forest_panel(
             ax,
-            [config_label(r.configuration) for r in rows],
+            [config_label(c) for c in configurations],
             ADOPTION_SERIES,
-            [[r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent] for r in rows],
-            f"{operator} — counts under bars: adopted/evaluable/clusters",
+            [
+                _adoption_rates(own[c]) if c in own else [EMPTY] * len(ADOPTION_SERIES)
+                for c in configurations
+            ],
+            operator,
         )
-    axes[0, 0].legend(
-        loc="lower left", bbox_to_anchor=(0.0, 1.12), ncols=3, fontsize=7, frameon=False
-    )
+    _legend(fig, ADOPTION_SERIES)
     return fig
 
 
 def q_u_figure(result: AnalysisResult) -> Figure:
-    """``q_U`` per configuration (one panel per operator) with intervals and counts."""
+    """``q_U`` per configuration (one panel per operator, a grid as above) with intervals
+    and counts."""
     by_op = _by_operator(result.timing)
-    groups_max = max((len(v) for v in by_op.values()), default=1)
-    width = max(7.0, 1.5 + groups_max * 0.9)
-    fig = Figure(figsize=(width, 0.4 + 3.0 * max(len(by_op), 1)), layout="constrained")
+    series = (Series("$q_U$", BLUE, short="$q_U$"),)
+    configurations = sorted(
+        {r.configuration for rows in by_op.values() for r in rows}, key=lambda c: (c == POOLED, c)
+    )
+    panel_in = 0.9 + max(len(configurations), 1) * 1.4 * ROW_IN
+    fig, axes = _grid(len(by_op), panel_in, 0.3)
     if not by_op:
         _empty_panel(fig, "no reliance-timing rows in this analysis")
         return fig
-    axes = fig.subplots(len(by_op), 1, squeeze=False)
-    series = (Series("$q_U$", BLUE),)
-    for ax, (operator, rows) in zip(axes[:, 0], by_op.items(), strict=True):
-        _rate_panel(
-            ax,
-            [config_label(r.configuration) for r in rows],
+    cols = axes.shape[1]
+    for k, (operator, rows) in enumerate(by_op.items()):
+        own = {r.configuration: r for r in rows}
+        _forest_panel(
+            axes[k // cols, k % cols],
+            [config_label(c) for c in configurations],
             series,
-            [[r.q_u] for r in rows],
-            f"{operator} — counts: refuted before reliance/adopted/clusters",
-            ylabel="$q_U$ (95% interval)",
+            [[own[c].q_u if c in own else EMPTY] for c in configurations],
+            operator,
+            xlabel="$q_U$ (95% interval)",
         )
     return fig
 
@@ -305,16 +383,13 @@ def gap_figure(result: AnalysisResult) -> Figure:
         zero = buckets.index(0)
         ax.axvline(zero, color=GREY_DARK, linewidth=0.6, linestyle=":")
         ax.axvline(len(labels) - 1.5, color=GREY_DARK, linewidth=0.8, linestyle="--")
-        ax.set_xticks(
-            range(len(labels)), labels, fontsize=7, rotation=90 if len(labels) > 20 else 0
-        )
+        ax.set_xticks(range(len(labels)), labels, fontsize=TICK_PT)
         ax.set_xlim(-0.6, len(labels) - 0.4)
-        ax.set_ylabel("adopted runs")
         ax.set_xlabel(
             "$T_U - T_E$ (steps): < 0 reliance before the refutation was complete, "
             "> 0 after it; ∞: never refuted"
         )
-        ax.set_title(operator, loc="left")
+        ax.set_title(f"{operator} — adopted runs per gap", loc="left", fontsize=10)
         ax.yaxis.get_major_locator().set_params(integer=True)
         if not all_gaps:
             ax.text(
@@ -328,14 +403,15 @@ def gap_figure(result: AnalysisResult) -> Figure:
             )
             ax.set_ylim(0, 1)
         else:
-            ax.legend(fontsize=7, frameon=False, loc="upper left")
+            ax.legend(fontsize=TICK_PT, frameon=False, loc="upper left")
         ax.yaxis.grid(True, linewidth=0.4, color="#dddddd")
         ax.set_axisbelow(True)
     return fig
 
 
 FIGURES: dict[str, tuple[str, Callable[[AnalysisResult], Figure]]] = {
-    "adoption_by_arrival": ("Adoption by arrival", adoption_figure),
+    "adoption_overall": ("Adoption by arrival, per configuration", overall_figure),
+    "adoption_by_arrival": ("Adoption by arrival, per operator", adoption_figure),
     "q_u": ("q_U per configuration", q_u_figure),
     "reliance_gap": ("Signed gap T_U − T_E per adopted run", gap_figure),
 }

@@ -78,6 +78,6 @@ HOW_TO_READ = """
 <p class="note">Read adoption <em>by arrival</em>: a run that adopted although a valid
 refutation was already in its history (stratum <em>before</em>) is a different finding from a
 run that never saw one (<em>absent</em>). Every number carries the population it was computed
-on — check the counts under each bar before comparing bars, and the noise floor before
+on — check the counts beside each row before comparing rows, and the noise floor before
 reading differences between configurations.</p>
 """

@@ -18,12 +18,12 @@ PAGE_CSS = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
  color:#1a1a1a;background:#fafafa}
 header,main{max-width:1180px;margin:0 auto;padding:0 1.2em}
-header{padding-top:1em}
-h1{font-size:1.5em;margin:.3em 0}
+header{padding-top:.6em}
+h1{font-size:1.45em;margin:.2em 0}
 h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 h3{font-size:1.05em}
-nav.toc{font-size:.9em} nav.toc a{margin-right:1em}
-.meta{color:#555;font-size:.9em}
+nav.toc{font-size:.85em} nav.toc a{margin-right:.75em}
+.meta{color:#555;font-size:.88em}
 .note{color:#444;font-size:.9em;max-width:60em}
 figure{margin:1em 0;background:#fff;border:1px solid #e3e3e3;padding:.5em;overflow-x:auto}
 figure img{max-width:100%;height:auto;display:block}
@@ -40,6 +40,21 @@ table.data tr.total td{border-top:2px solid #999;font-weight:600}
 .files li{font-family:ui-monospace,monospace;font-size:.9em}
 dl.defs dt{font-weight:600;margin-top:.6em} dl.defs dd{margin-left:1.2em}
 .problems{color:#8a1c1c}
+nav.toc a.viewer-link{font-weight:600;margin-right:1.4em}
+#answer h2{margin-top:.8em}
+.answer{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:1em;align-items:start}
+.answer figure{margin:0;width:min-content}
+.answer figure img{max-width:none}
+.answer-text table.data{margin-top:0}
+table.summary{font-size:.84em}
+table.summary td,table.summary th{padding:.3em .45em;white-space:nowrap}
+table.summary th{white-space:normal}
+.readings{font-size:.9em;margin:.5em 0;padding-left:1.2em;max-width:44em}
+.readings li{margin:.15em 0}
+details.long>summary{cursor:pointer;font-size:.9em;color:#333;margin:.6em 0}
+a.runs{font-family:system-ui,sans-serif;font-size:.95em}
+@media (max-width:1100px){.answer{grid-template-columns:minmax(0,1fr)}
+ .answer figure{width:auto} .answer figure img{max-width:100%}}
 """
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.paired import paired_rows
@@ -39,12 +40,15 @@ from sscbench.analysis.population import (
     RunKey,
     Sensitivity,
     build_population,
+    funnel_row,
 )
 from sscbench.analysis.results import (
+    ALL_OPERATORS,
     AdoptionRow,
     AnalysisResult,
     ArrivalRow,
     ConfigurationRow,
+    FunnelRow,
     NoiseRow,
     Rate,
     ReformulationRow,
@@ -336,6 +340,7 @@ def analyze(
         timing.append(timing_row(operator, POOLED, pooled, rate))
         reformulation.extend(reformulation_row(operator, c, runs, rate) for c, runs in own)
         reformulation.append(reformulation_row(operator, POOLED, pooled, rate))
+    overall = _overall(population, groups, rate)
     return AnalysisResult(
         sensitivity=sensitivity,
         bootstrap_replicates=replicates,
@@ -352,7 +357,32 @@ def analyze(
         ),
         noise=tuple(noise_row(op, c, runs) for op, c, runs in every_repetition.groups()),
         paired=paired_rows(labels),
+        overall_funnel=overall[0],
+        overall_adoption=overall[1],
     )
+
+
+def _overall(
+    population: Population, groups: Sequence[tuple[str, str, list[Run]]], rate: _Rates
+) -> tuple[tuple[FunnelRow, ...], tuple[AdoptionRow, ...]]:
+    """Per configuration, the funnel and adoption of every operator's runs pooled. A
+    cluster is an entity *of an operator* (the same cluster name under two operators is
+    two clusters), as in the per-operator rows."""
+    configurations = sorted({c for _, c, _ in groups})
+    gated: dict[str, int] = defaultdict(int)
+    for _, conf, n in population.gated:
+        gated[conf] += n
+    funnel, adoption = [], []
+    for conf in configurations:
+        runs = [
+            replace(run, cluster=f"{run.operator}/{run.cluster}")
+            for _, c, own in groups
+            if c == conf
+            for run in own
+        ]
+        funnel.append(funnel_row(ALL_OPERATORS, conf, runs, gated[conf]))
+        adoption.append(adoption_row(ALL_OPERATORS, conf, runs, rate))
+    return tuple(funnel), tuple(adoption)
 
 
 def analyze_all(

@@ -26,15 +26,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote, urlencode
 
 from sscbench import __version__
+from sscbench.analysis.answer import answer_rows
 from sscbench.analysis.arrival import arrival_report_section
 from sscbench.analysis.contract_section import TITLE as CONTRACTS_TITLE
 from sscbench.analysis.contract_section import contract_label_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
-from sscbench.analysis.results import AnalysisResult, FunnelRow, Rate
+from sscbench.analysis.quantities import POOLED
+from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, FunnelRow, Rate
 from sscbench.analysis.tables import (
     JSON_FILE,
     PRESENTED,
@@ -69,6 +72,8 @@ REPORT_ENTRIES = frozenset(
     {REPORT_FILE, TRAJECTORIES_FILE, JSON_FILE, "tables", "figures", RUNS_DIR}
 )
 """What a report directory holds; anything else there means it is not one."""
+COLLAPSE_ROWS = 12
+"""A table with more rows is folded under its caption (the figures carry the same numbers)."""
 EMBED_LIMIT_RUNS = 2000
 """``viewer="auto"`` embeds the viewer's index in ``report.html`` up to this many runs."""
 
@@ -98,9 +103,21 @@ def rate_view(rate: Rate) -> dict[str, str | None]:
     return {"share": fmt_share(rate.value), "ci": ci, "method": method, "counts": counts}
 
 
-def table_view(result: AnalysisResult, table: str) -> dict[str, Any]:
+def runs_link(base: str, operator: str, configuration: str) -> str:
+    """The viewer, filtered to one operator's (or every operator's) runs of one
+    configuration (or of every configuration): ``base`` is ``#`` when the viewer is on this
+    page, else its page's name and ``#``."""
+    query = {
+        key: value
+        for key, value in (("configuration", configuration), ("operator", operator))
+        if value and value not in (POOLED, ALL_OPERATORS)
+    }
+    return f"{base}runs?{urlencode(query, quote_via=quote)}"
+
+
+def table_view(result: AnalysisResult, table: str, viewer_base: str = "#") -> dict[str, Any]:
     """One presented table (caption, operator, configuration, value columns) for the
-    ``data_table`` macro; the funnel gets its "all" row."""
+    ``data_table`` macro, with a viewer link per row; the funnel gets its "all" row."""
     caption, columns = PRESENTED[table]
     rows = table_rows(result, table)
     body = [
@@ -119,12 +136,18 @@ def table_view(result: AnalysisResult, table: str) -> dict[str, Any]:
         "caption": caption,
         "head": ["operator", "configuration", *(c.header for c in columns)],
         "rows": body,
+        "links": [
+            runs_link(viewer_base, str(row.operator), str(row.configuration)) for row in rows
+        ],
         "total": _funnel_total(rows) if table == "funnel" and rows else None,
     }
 
 
-def configuration_view(result: AnalysisResult, models: dict[str, str]) -> dict[str, Any]:
-    """Configurations and the scale of their execution (the paper's Table I)."""
+def configuration_view(
+    result: AnalysisResult, models: dict[str, str], viewer_base: str = "#"
+) -> dict[str, Any]:
+    """Configurations and the scale of their execution (the paper's Table I), each row
+    linked to its runs in the viewer."""
     head = ["configuration", "agent", "model and decoding", "repetitions", "gated"]
     head += ["scheduled", "observed", "triggered"]
     rows = [
@@ -144,7 +167,10 @@ def configuration_view(result: AnalysisResult, models: dict[str, str]) -> dict[s
         for row in result.configurations
     ]
     caption = "Configurations and execution scale (faulted runs, every repetition)"
-    return {"caption": caption, "head": head, "rows": rows}
+    links = [
+        runs_link(viewer_base, ALL_OPERATORS, row.configuration) for row in result.configurations
+    ]
+    return {"caption": caption, "head": head, "rows": rows, "links": links}
 
 
 def _on_boundary(result: AnalysisResult) -> bool:
@@ -191,13 +217,18 @@ class ReportFiles:
 
 
 CAPTIONS = {
+    "adoption_overall": (
+        "Per configuration, every operator's runs pooled: A_P and a_s per arrival stratum, "
+        "dots with 95% intervals; at the right of each row, adopted / evaluable / clusters."
+    ),
     "adoption_by_arrival": (
-        "A_T (triggered runs), A_P (population P) and a_s per arrival stratum, per operator "
-        "and configuration, with 95% intervals. Under each bar: adopted / evaluable / "
-        "clusters. Empty strata keep their slot (0/0/0, “n/a”)."
+        "A_P and a_s per arrival stratum, one panel per operator, every panel on the same "
+        "axes with the configurations in the same order; at the right of each row, adopted / "
+        "evaluable / clusters. Empty strata keep their row (0/0/0, “n/a”). A_T is in the "
+        "table."
     ),
     "q_u": (
-        "q_U = P(T_E < T_U | A=1, P) per configuration with 95% intervals; under each bar: "
+        "q_U = P(T_E < T_U | A=1, P) per configuration with 95% intervals; at the right: "
         "adopted runs refuted before their first reliance / adopted runs / clusters."
     ),
     "reliance_gap": (
@@ -207,9 +238,9 @@ CAPTIONS = {
     ),
 }
 TOC = (
-    ("summary", "Summary"),
+    ("answer", "Answer"),
+    ("adoption", "Per operator"),
     ("funnel", "Funnel"),
-    ("adoption", "Adoption by arrival"),
     ("arrival", "Arrival"),
     ("timing", "Reliance timing"),
     ("reformulation", "Reformulations"),
@@ -245,8 +276,23 @@ def render_report(
     controls = "included" if result.sensitivity == "controls_included" else "kept for arrival only"
     presented = ["funnel", "adoption", "arrival", "timing", "reformulation", "stance"]
     presented += ["stance_by_stratum", "noise"] + (["paired"] if result.paired else [])
-    tables: dict[str, Any] = {name: table_view(result, name) for name in presented}
+    base = "#" if viewer_html is not None else f"{TRAJECTORIES_FILE}#"
+    tables: dict[str, Any] = {name: table_view(result, name, base) for name in presented}
     tables.setdefault("paired", None)
+    answer = [
+        {
+            "configuration": row.configuration,
+            "triggered": row.triggered,
+            "decidable": row.decidable,
+            "population": row.population,
+            "before": rate_view(row.adoption.a_before),
+            "after": rate_view(row.adoption.a_after),
+            "absent": rate_view(row.adoption.a_absent),
+            "reading": row.reading,
+            "link": runs_link(base, ALL_OPERATORS, row.configuration),
+        }
+        for row in answer_rows(result)
+    ]
     body = render(
         "report.html.j2",
         result=result,
@@ -255,9 +301,12 @@ def render_report(
         controls=controls,
         n_labels=len(labels),
         toc=toc,
+        answer=answer,
+        collapse=COLLAPSE_ROWS,
+        viewer_href=f"{base}trajectories" if viewer_html is not None else TRAJECTORIES_FILE,
         how_to_read=Markup(HOW_TO_READ),
         problems=list(problems),
-        configurations=configuration_view(result, models or {}),
+        configurations=configuration_view(result, models or {}, base),
         tables=tables,
         figures={
             name: {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.records.versioning import DerivedDocument
 
@@ -179,6 +179,10 @@ class PairedRow(_Row):
     adopted_variant_only: int
 
 
+ALL_OPERATORS = "all operators"
+"""The operator of the per-configuration rows that pool every operator's runs."""
+
+
 class AnalysisResult(_Row, DerivedDocument):
     """Everything an analysis of one run set produced."""
 
@@ -202,3 +206,9 @@ class AnalysisResult(_Row, DerivedDocument):
     noise: tuple[NoiseRow, ...]
     paired: tuple[PairedRow, ...] = ()
     """Paired interface checks (empty when the run set has none)."""
+    overall_funnel: tuple[FunnelRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    overall_adoption: tuple[AdoptionRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """Per configuration, every operator's runs pooled (operator :data:`ALL_OPERATORS`):
+    the report's first answer. Intervals resample each operator's entity clusters apart.
+    Absent from files written before they existed (left out when empty, so such a file
+    reads and writes back unchanged)."""

@@ -10,7 +10,9 @@ from __future__ import annotations
 from rich.table import Table
 
 from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.analysis.tables import rate_text
 from sscbench.reconstruct.summary import KEY_COLUMNS, titled_table
+from sscbench.terminal import compact_table
 
 
 def _count(rate: Rate) -> str:
@@ -33,15 +35,15 @@ def summary_table(result: AnalysisResult, title: str) -> Table:
         f"{title}\n{population_line(result)}",
         (
             *KEY_COLUMNS,
-            "scheduled",
-            "triggered",
+            "sched.",
+            "trig.",
             "A_T",
             "A_P",
             "before",
             "after",
             "absent",
             "no use",
-            "undecidable",
+            "undec.",
         ),
     )
     arrival = {(a.operator, a.configuration): a for a in result.arrival}
@@ -63,3 +65,43 @@ def summary_table(result: AnalysisResult, title: str) -> Table:
             str(a.undecidable),
         )
     return table
+
+
+def _stacked(rate: Rate) -> str:
+    """``0.42 [0.30, 0.55]`` over ``12/52/20``: a rate in two short lines."""
+    text = rate_text(rate)
+    head, counts = text.rsplit(" ", 1)
+    return f"{head}\n{counts}"
+
+
+def answer_table(result: AnalysisResult) -> Table | None:
+    """The report's first table for the terminal: per configuration, every operator pooled,
+    ``a_s`` per arrival stratum with its interval and counts (None without pooled rows)."""
+    from sscbench.analysis.answer import answer_rows
+
+    rows = answer_rows(result)
+    if not rows:
+        return None
+    table = compact_table(
+        f"adoption by arrival, every operator pooled\n{population_line(result)}",
+        ("configuration", "triggered/decidable", "P", "before", "after", "absent"),
+        left=("configuration",),
+    )
+    for row in rows:
+        table.add_row(
+            row.configuration,
+            f"{row.triggered}/{row.decidable}",
+            str(row.population),
+            *(
+                _stacked(rate)
+                for rate in (row.adoption.a_before, row.adoption.a_after, row.adoption.a_absent)
+            ),
+        )
+    return table
+
+
+def answer_readings(result: AnalysisResult) -> list[str]:
+    """The one-sentence readings under the answer table."""
+    from sscbench.analysis.answer import answer_rows
+
+    return [row.reading for row in answer_rows(result)]

@@ -258,7 +258,9 @@ def manifest_json(manifest: Manifest) -> dict[str, Any]:
     return data
 
 
-def _data_hashes() -> dict[str, dict[str, str]]:
+def tau2_data_hashes() -> dict[str, dict[str, str]]:
+    """SHA-256 of the τ² data files the operators read (airline and retail db, tasks,
+    policy): what a case set, and the cached candidate counts, were built from."""
     from importlib.util import find_spec
 
     spec = find_spec("tau2")
@@ -384,7 +386,7 @@ def _write_set(
         version=version,
         sscbench_version=__version__,
         tau2_version=tau2_version(),
-        data_sha256=_data_hashes(),
+        data_sha256=tau2_data_hashes(),
         operators={n: get_operator(n).version for n in names},
         sampling={
             "per_operator": per_operator,

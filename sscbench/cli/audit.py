@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -48,7 +48,7 @@ def handle_grader(args: argparse.Namespace) -> int:
     paths = write_outputs(
         args.out, {"audit.json": to_json(record), "audit.html": audit_html(record)}
     )
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     console.print(f"{record.grader} on {record.domain}, tasks {', '.join(tasks)}")
     for check, counts in record.summary.items():
         console.print(
@@ -68,12 +68,12 @@ def handle_matrix(args: argparse.Namespace) -> int:
     if args.tasks < 1:
         raise ConfigError(f"--tasks must be at least 1, got {args.tasks}")
     runs = default_matrix_runs(args.domain, args.tau2_domain, args.tasks)
-    console = Console(stderr=True, highlight=False)
+    console = make_console(stderr=True, highlight=False)
     record = injection_matrix(runs, on_progress=lambda s: console.print(s, style="dim"))
     paths = write_outputs(
         args.out, {"matrix.json": to_json(record), "matrix.html": matrix_html(record)}
     )
-    out = Console(highlight=False)
+    out = make_console(highlight=False)
     for row in record.classes:
         out.print(
             f"{row.description}: detected {row.detected_of_distinguishable}/"

@@ -7,8 +7,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+from sscbench.terminal import compact_table, make_console
 
 MAX_DEPTH = 2
 MAX_BRANCHING = 60
@@ -61,23 +60,25 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.witnesses.record import SearchLimits
 
     check_output_dir(args.out, "--out")
-    console = Console(stderr=True, soft_wrap=True, width=120)
+    console = make_console(stderr=True)
 
-    table = Table(title=f"case set {args.out}")
-    for column in (
-        "operator",
-        "frames",
-        "screened",
-        "included",
-        "controls",
-        "invalid",
-        "no witness",
-        "replaced",
-        "filled at rank",
-        "not reached",
-        "seconds",
-    ):
-        table.add_column(column, justify="right" if column != "operator" else "left")
+    table = compact_table(
+        f"case set {args.out}",
+        (
+            "operator",
+            "frames",
+            "screened",
+            "incl.",
+            "controls",
+            "invalid",
+            "no witn.",
+            "replaced",
+            "filled at",
+            "not reached",
+            "s",
+        ),
+        left=("operator",),
+    )
     started = [time.perf_counter()]
 
     def report(name: str, counts: dict[str, int]) -> None:

@@ -11,8 +11,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
+
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -64,7 +65,7 @@ def handle_decide(args: argparse.Namespace) -> int:
         table.add_column(column)
     for decision in decisions.values():
         table.add_row(decision.case_id, decision.status, decision.reason)
-    console = Console(soft_wrap=True, width=160)
+    console = make_console()
     console.print(table)
     totals = {
         s: sum(d.status == s for d in decisions.values()) for s in ("keep", "replace", "pending")

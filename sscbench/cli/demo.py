@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from sscbench.cli.reconstruct import LABELS_FILE, write_labels
+from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 EVAL_DIR = "oracle_eval"
 
@@ -68,6 +69,7 @@ def register(sub: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
+    from sscbench import heartbeat
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
@@ -76,9 +78,10 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.experiments.session import run_experiment
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
-    console = Console(stderr=True, soft_wrap=True, width=140)
+    console = make_console(stderr=True)
     case_set = load_case_set(args.cases)
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
@@ -101,21 +104,25 @@ def handle(args: argparse.Namespace) -> int:
         bar = progress.add_task(
             f"{case_set.manifest.name} × {len(DEMO_AGENTS)} agents", total=total
         )
+        heartbeat.phase(f"running {case_set.manifest.name} × {len(DEMO_AGENTS)} agents", total)
 
         def done(record: RunRecord, ran: bool) -> None:
             nonlocal failed, executed
             failed += record.failed
             executed += ran
             progress.advance(bar)
+            heartbeat.advance(record.failed)
 
         if local is None:
             run_case_set(case_set, DEMO_AGENTS, args.out, seeds=seeds, on_record=done)
         else:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
+    heartbeat.phase("labelling the runs (reconstruction)")
     labels = label_dir(args.out)
-    write_labels(args.out / LABELS_FILE, labels)  # whole or not at all
-    out = Console(soft_wrap=True, width=140)
+    write_labels(args.out / LABELS_FILE, labels, args.out)
+    out = make_console()
+    heartbeat.phase("validating against the scripted truth, analysing, writing the report")
     with console.status("validating against the scripted truth, analysing, writing the report"):
         validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
         result = analyze(labels, case_set)
@@ -129,15 +136,17 @@ def handle(args: argparse.Namespace) -> int:
     )
     agreement, runs = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
-    out.print(f"reconstruction vs scripted ground truth ({runs} runs): {checks}")
+    out.print(f"reconstruction vs scripted ground truth ({runs} runs):\n  {checks}")
     _truth_tables(out, validation)
     ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(
-        f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls under "
-        f"{clean_dir}) in {time.perf_counter() - started:.1f} s; ledgers under {args.out}, "
-        f"labels in {args.out / LABELS_FILE}"
+        f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls) in "
+        f"{time.perf_counter() - started:.1f} s\n"
+        f"  ledgers:  {args.out} (clean controls: {clean_dir})\n"
+        f"  labels:   {args.out / LABELS_FILE}\n"
+        f"  report:   {files.report_path}\n"
+        f"  oracles:  {args.out / EVAL_DIR} (verdicts and scores)"
     )
-    out.print(f"report: {files.report_path}; oracle verdicts and scores: {args.out / EVAL_DIR}")
     return 1 if failed or agreement.mismatches else 0
 
 
@@ -178,7 +187,9 @@ def _truth_tables(out: Console, result: TruthValidation) -> None:
     from sscbench.oracles.validation import comparison_table
 
     stand_in = "scripted ground truth standing in for the adjudicated reference"
-    out.print(comparison_table(result.comparison, f"automatic labels vs {stand_in} (Table III(b))"))
+    out.print(
+        comparison_table(result.comparison, f"automatic labels vs {stand_in}\n(Table III(b))")
+    )
     names = [r.name for r in result.results] + result.not_run
     settings = [r.setting for r in result.results]
     table = settings_table(names, settings + [oracle_setting(n) for n in result.not_run])
@@ -186,7 +197,7 @@ def _truth_tables(out: Console, result: TruthValidation) -> None:
     out.print(table)
     clean = sum(i.reference.clean for i in result.items)
     title = (
-        f"offline oracles vs {stand_in} (Table V): {len(result.items) - clean} faulted runs, "
+        f"offline oracles vs {stand_in} (Table V):\n{len(result.items) - clean} faulted runs, "
         f"{clean} clean-control pairings"
     )
     out.print(score_table(result.results, title, only=("all",)))

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -29,7 +29,7 @@ def handle(args: argparse.Namespace) -> int:
     """Import each file and print what the replay check found."""
     from sscbench.imports import import_tau2_results
 
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     for source in args.results:
         s = import_tau2_results(source, args.out)
         runs = len(s.imported) + len(s.skipped)

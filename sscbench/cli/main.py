@@ -16,8 +16,9 @@ from sscbench.errors import ConfigError, LedgerError, OutputError
 
 EXIT_USAGE = 2
 ALL = "*"
-WIDE = 160
-"""Columns rich lays tables out in when output is not a terminal (it would assume 80)."""
+WIDE = 100
+"""Columns rich lays tables out in when output is not a terminal (it would assume 80):
+``sscbench.cli.console.MAX_WIDTH``, written out so that ``--help`` imports no rich."""
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "run the scripted agents on the shipped case set, offline"),
@@ -81,10 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_command(words))
     args = parser.parse_args(words)
+    from sscbench.heartbeat import Heartbeat
+
     with warnings.catch_warnings():
         warnings.showwarning = _one_line_warning
         try:
-            code: int = args.handler(args)
+            with Heartbeat(f"sscbench {args.command}"):
+                code: int = args.handler(args)
         except (ConfigError, LedgerError, OutputError) as exc:
             print(f"sscbench {args.command}: error: {exc}", file=sys.stderr)
             return EXIT_USAGE

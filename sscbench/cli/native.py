@@ -6,10 +6,10 @@ import argparse
 from collections import Counter, defaultdict
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 SOLUTION_NAMES = (
     "reference",
@@ -54,7 +54,7 @@ def handle(args: argparse.Namespace) -> int:
         table.add_column(column, justify="left" if column == "task" else "right")
     for task, counts in by_task.items():
         table.add_row(task, *(str(counts[c]) for c in LABELS))
-    console = Console(soft_wrap=True)
+    console = make_console()
     console.print(table)
     passed = sum(v.success for v in verdicts)
     console.print(f"{passed}/{len(verdicts)} seeded runs succeeded")

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.table import Table
+from sscbench.terminal import compact_table, make_console
 
 
 def register(sub: Any) -> None:
@@ -16,6 +15,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser("operators", help="fault operators: list them, write candidate contracts")
     ops = p.add_subparsers(dest="operators_command", required=True, metavar="ACTION")
     lst = ops.add_parser("list", help="each operator with its description and candidate counts")
+    lst.add_argument(
+        "--recount",
+        action="store_true",
+        help="screen every candidate now instead of reading the counts cached with the package",
+    )
     lst.set_defaults(handler=handle_list)
     cand = ops.add_parser(
         "candidates", help="screen an operator's candidates; write valid contracts"
@@ -27,38 +31,41 @@ def register(sub: Any) -> None:
 
 
 def handle_list(args: argparse.Namespace) -> int:
-    """Print the operator table with candidate counts (frames and valid contracts)."""
-    from sscbench.fault_contracts.contract import FaultContract
+    """Print the operator table with candidate counts (frames and valid contracts), then
+    each operator's description; counts come from the cache shipped with the package
+    where it still matches (:mod:`sscbench.cases.candidate_counts`)."""
+    from sscbench.cases.candidate_counts import candidate_counts
     from sscbench.operators.registry import get_operator, operator_names
-    from sscbench.operators.screen import screen
 
-    table = Table(title="fault operators")
-    for column in (
-        "name",
-        "operator",
-        "domain",
-        "acquisition",
-        "cluster",
-        "candidates",
-        "valid",
-        "description",
-    ):
-        table.add_column(column, overflow="fold")
-    for name in operator_names():
+    names = operator_names()
+    counts = candidate_counts(names, recount=args.recount)
+    table = compact_table(
+        "fault operators",
+        ("name", "domain", "acquisition", "cluster", "frames", "valid"),
+        left=("name", "domain", "acquisition", "cluster"),
+    )
+    for name in names:
         op = get_operator(name)
-        outcomes = list(screen(op))
-        valid = sum(isinstance(o, FaultContract) for o in outcomes)
         table.add_row(
             name,
-            op.display_name,
-            ",".join(op.domains),
+            "both" if len(op.domains) > 1 else op.domains[0],
             op.acquisition,
             op.cluster_key,
-            str(len(outcomes)),
-            str(valid),
-            op.description,
+            str(counts[name].candidates),
+            str(counts[name].valid),
         )
-    Console(soft_wrap=False, width=160).print(table)
+    out = make_console()
+    out.print(table)
+    for name in names:
+        out.print(
+            f"[bold]{name}[/bold] ({get_operator(name).display_name}): "
+            f"{get_operator(name).description}",
+            highlight=False,
+            soft_wrap=False,  # prose: wrapped at the console's width
+        )
+    screened = [n for n in names if not counts[n].cached]
+    if screened:
+        out.print(f"screened now (no cached counts): {', '.join(screened)}", highlight=False)
     return 0
 
 
@@ -81,7 +88,7 @@ def handle_candidates(args: argparse.Namespace) -> int:
             else:
                 rejections.write(json.dumps(outcome.model_dump(), ensure_ascii=False) + "\n")
                 rejected += 1
-    Console(stderr=True, soft_wrap=True).print(
+    make_console(stderr=True).print(
         f"{op.display_name}: {valid} valid contracts and {rejected} rejections written to {out}"
     )
     return 0

@@ -7,11 +7,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from sscbench.cli.params import parse_params
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -69,7 +68,7 @@ def handle_list(args: argparse.Namespace) -> int:
 
     names = oracle_names()
     table = settings_table(names, [oracle_setting(n) for n in names])
-    Console(soft_wrap=True, width=200).print(table)
+    make_console().print(table)
     return 0
 
 
@@ -83,9 +82,14 @@ def _labels(rundir: Path) -> list[RunLabels]:
     """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
     from sscbench.reconstruct.label import label_dir
     from sscbench.reconstruct.labels import read_labels
+    from sscbench.reconstruct.run_set import check_labels_current
 
     path = rundir / LABELS_FILE
-    return read_labels(path) if path.is_file() else label_dir(rundir)
+    if not path.is_file():
+        return label_dir(rundir)
+    labels = read_labels(path)
+    check_labels_current(path, rundir, labels)
+    return labels
 
 
 def handle_evaluate(args: argparse.Namespace) -> int:
@@ -123,7 +127,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     settings = [oracle_setting(name) for name in names]
     judge_params = _judge_params(args.judge_param, out)
     labels = {x.run_id: x for x in _labels(args.rundir)}
-    console = Console(soft_wrap=True, width=180)
+    console = make_console()
     started = time.perf_counter()
     items, kind = build_items(args.rundir, args.reference, args.clean)
     clean = sum(i.reference.clean for i in items)

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.table import Table
 
 from sscbench.cli.params import executor_choice, parse_params
-from sscbench.errors import ConfigError, OutputError
+from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
     from sscbench.reconstruct.labels import RunLabels
@@ -79,7 +77,9 @@ def validate_dir(root: Path, labels: list[RunLabels]) -> tuple[Agreement, int]:
 
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
+    from sscbench import heartbeat
     from sscbench.reconstruct.label import label_dir_or_skip
+    from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.summary import summary_table
     from sscbench.reconstruct.validate import QUANTITIES
     from sscbench.user_files import check_output_file
@@ -90,6 +90,7 @@ def handle(args: argparse.Namespace) -> int:
     out: Path = args.out or root / LABELS_FILE
     check_output_file(out, "--out")
     classifier = _classifier(args) if args.classifier == "llm" else None
+    heartbeat.phase(f"labelling the runs under {root}")
     kind, address = args.executor
     if kind == "ray":
         if classifier is not None:
@@ -108,8 +109,8 @@ def handle(args: argparse.Namespace) -> int:
         with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
             for call in classifier.provider_calls:
                 calls.append(call)
-    write_labels(out, labels)  # only once everything is computed
-    console = Console(soft_wrap=True, width=140)
+    write_labels(out, labels, root)  # only once everything is computed
+    console = make_console()
     table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
     console.print(table)
     for problem in problems:
@@ -139,26 +140,3 @@ def handle(args: argparse.Namespace) -> int:
             )
         return 1 if agreement.mismatches or problems else 0
     return 1 if problems else 0
-
-
-def write_labels(out: Path, labels: list[RunLabels]) -> None:
-    """Write the labels file whole or not at all: a temporary sibling renamed over it (a
-    full disk leaves the previous labels in place, and is one
-    :class:`~sscbench.errors.OutputError` line)."""
-    try:
-        fd, name = tempfile.mkstemp(
-            prefix=f".{out.name}.", suffix=".tmp", dir=out.absolute().parent
-        )
-    except OSError as exc:
-        raise OutputError(out, exc) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for label in labels:
-                fh.write(label.model_dump_json() + "\n")
-        os.replace(name, out)
-    except OSError as exc:
-        Path(name).unlink(missing_ok=True)
-        raise OutputError(out, exc) from None
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise

@@ -128,13 +128,29 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     return result
 
 
+def _print_answer(result: AnalysisResult) -> None:
+    """The report's first table and its readings, on the terminal."""
+    from sscbench.analysis.terminal import answer_readings, answer_table
+    from sscbench.terminal import make_console
+
+    table = answer_table(result)
+    if table is None:
+        return
+    out = make_console(highlight=False)
+    out.print(table)
+    for line in answer_readings(result):
+        out.print(line, soft_wrap=False)
+
+
 def handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
+    from sscbench import heartbeat
     from sscbench.analysis.report import (  # matplotlib: only when used
         check_report_dir,
         write_report,
     )
     from sscbench.reconstruct.labels import read_labels
+    from sscbench.reconstruct.run_set import check_labels_current
     from sscbench.user_files import check_output_dir
 
     root: Path = args.rundir
@@ -151,13 +167,17 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
+    check_labels_current(labels_path, root, labels)
+    heartbeat.phase(f"analysing {len(labels):,} labelled runs")
     result = _analysis(args, labels)
+    heartbeat.phase("writing the report (figures, tables, one file per run)")
     try:
         files = write_report(result, labels, root, out, viewer=args.viewer)
     except OSError as exc:  # a full disk: the staging directory is gone, the old report stays
         raise OutputError(exc.filename or out, exc) from None
     for problem in files.problems:
         print(f"warning: {problem}")
+    _print_answer(result)
     print(f"report: {files.report_path}")
     if files.trajectories is not None:
         print(f"trajectories: {out / files.trajectories}")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -29,7 +29,7 @@ def handle(args: argparse.Namespace) -> int:
 
     record = rescore_directory(args.directory)
     path = write_rescore(record, args.out or args.directory / "rescore.json")
-    console = Console(highlight=False)
+    console = make_console(highlight=False)
     rescored = sum(r.status == "rescored" for r in record.runs)
     h, hn = record.unfaulted_hash_reproduced
     s, sn = record.step_limit_as_recorded

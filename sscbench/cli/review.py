@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 WILDCARD = {"0.0.0.0", "::", ""}
 
@@ -99,7 +100,7 @@ def handle_export(args: argparse.Namespace) -> int:
         adjudicator=args.adjudicator,
         serve_url=args.serve_url,
     )
-    console = Console(soft_wrap=True, width=140, highlight=False)
+    console = make_console(highlight=False)
     console.print(
         f"{len(result.entries)} packets (of {result.eligible} reviewable runs) and "
         f"{len(result.calibration)} calibration packets in {result.out / 'packets'}; "
@@ -138,7 +139,7 @@ def handle_tokens(args: argparse.Namespace) -> int:
 
     packet_ids(args.dir)
     urls = issue_tokens(args.dir, _names(args.reviewers), args.adjudicator, args.serve_url)
-    console = Console(soft_wrap=True, width=140, highlight=False)
+    console = make_console(highlight=False)
     _print_urls(console, urls, args.dir)
     console.print("restart `review serve` for the new tokens to take effect")
     return 0
@@ -178,7 +179,7 @@ def handle_agree(args: argparse.Namespace) -> int:
     if not reviewers:
         raise ConfigError("--reviewers needs at least one name")
     report = agreement_report(args.dir, reviewers, args.adjudicator)
-    console = Console(soft_wrap=True, width=140)
+    console = make_console()
     for table in report_tables(report):
         console.print(table)
     for pid, quantity, auto, ref in report.comparison.mismatches[: args.mismatches]:

@@ -8,11 +8,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.cli.params import executor_choice, parse_params
 from sscbench.errors import ConfigError
+from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
     from sscbench.experiments.load import Experiment
@@ -84,7 +84,7 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="user parameter, e.g. provider=anthropic model=... for simulator (repeatable)",
     )
-    p.add_argument("--out", required=True, type=Path, help="output directory")
+    p.add_argument("--out", type=Path, help="output directory (required unless --dry-run)")
     p.add_argument(
         "--config",
         type=Path,
@@ -115,6 +115,19 @@ def register(sub: Any) -> None:
         choices=INTERFACE_VARIANTS,
         help="interface variant of the case (repeatable)",
     )
+    p.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with --config: print the scheduled runs and the expected model calls, tokens, "
+        "cost and wall time, and run nothing",
+    )
+    p.add_argument(
+        "--call-seconds",
+        type=float,
+        default=3.0,
+        metavar="S",
+        help="seconds per model call assumed by --dry-run's wall-time estimate (default 3)",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -143,9 +156,19 @@ def handle(args: argparse.Namespace) -> int:
                 "--config takes everything from the experiment file; drop "
                 "--domain, --contract, --case and --variant"
             )
+        if args.dry_run:
+            from sscbench.experiments.cli import dry_run
+
+            return dry_run(args)
+        if args.out is None:
+            raise ConfigError("--out is required (the directory the runs are written to)")
         from sscbench.experiments.cli import handle as run_experiment_file
 
         return run_experiment_file(args)
+    if args.dry_run:
+        raise ConfigError("--dry-run estimates an experiment file: give --config FILE")
+    if args.out is None:
+        raise ConfigError("--out is required (the directory the runs are written to)")
     from sscbench.experiments.inline import clean_runs, command_line_experiment, fault_runs
     from sscbench.experiments.session import check_same_experiment
 
@@ -189,14 +212,15 @@ def handle(args: argparse.Namespace) -> int:
     check_writable(args.out)
     check_same_experiment(args.out, experiment)  # before the progress display starts
     for warning in experiment.warnings:
-        Console(stderr=True).print(f"[yellow]warning:[/yellow] {warning}")
+        make_console(stderr=True).print(f"[yellow]warning:[/yellow] {warning}")
     return _run(experiment, runs, args.out, f"{label} × {args.agent}")
 
 
 def _run(experiment: Experiment, runs: list[ScheduledRun], out: Path, label: str) -> int:
+    from sscbench import heartbeat
     from sscbench.experiments.session import run_experiment
 
-    console = Console(stderr=True, soft_wrap=True)
+    console = make_console(stderr=True)
     counts = {"solved": 0, "unsolved": 0, "failed": 0, "skipped": 0}
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -208,6 +232,7 @@ def _run(experiment: Experiment, runs: list[ScheduledRun], out: Path, label: str
         transient=True,
     ) as progress:
         bar = progress.add_task(label, total=len(runs), status="")
+        heartbeat.phase(f"running {label}", total=len(runs))
 
         def done(record: RunRecord, ran: bool) -> None:
             counts["skipped"] += not ran
@@ -219,6 +244,7 @@ def _run(experiment: Experiment, runs: list[ScheduledRun], out: Path, label: str
                 counts["unsolved"] += 1
             status = " ".join(f"{k} {v}" for k, v in counts.items())
             progress.update(bar, advance=1, status=status)
+            heartbeat.advance(record.failed)
 
         result = run_experiment(experiment, out, runs=runs, on_record=done)
     console.print(

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from sscbench.terminal import make_console
 
 
 def register(sub: Any) -> None:
@@ -25,7 +25,7 @@ def handle_verify(args: argparse.Namespace) -> int:
     from sscbench.cases.caseset import load_case_set
     from sscbench.witnesses.verify import verify_witness
 
-    console = Console(soft_wrap=True)
+    console = make_console()
     case_set = load_case_set(args.dir)
     failures = 0
     for case in case_set.cases:

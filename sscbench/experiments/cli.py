@@ -10,14 +10,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
+from sscbench import heartbeat
+from sscbench.errors import ConfigError
 from sscbench.experiments.executors import with_executor
 from sscbench.experiments.load import load_experiment
 from sscbench.experiments.progress import ExperimentProgress
 from sscbench.experiments.session import SessionResult, check_same_experiment, run_experiment
 from sscbench.experiments.status import STATUS_FILE
+from sscbench.terminal import compact_table, make_console
 from sscbench.user_files import check_output_dir
 
 ARRIVAL_CAUSES = ("source_missing", "no_delivery_point", "replay_divergence")
@@ -36,9 +38,9 @@ HEADERS = (
 
 
 def _table(result: SessionResult) -> Table:
-    table = Table(title="runs per configuration (missing runs by cause on the right)")
-    for column in HEADERS:
-        table.add_column(column, justify="left" if column == "config" else "right")
+    table = compact_table(
+        "runs per configuration (missing runs by cause on the right)", HEADERS, left=("config",)
+    )
     for name, row in result.counts().items():
         missing = [
             str(row.get(f"clean_missing_{c}", 0) + row.get(f"fault_missing_{c}", 0)) for c in CAUSES
@@ -52,13 +54,29 @@ def _table(result: SessionResult) -> Table:
     return table
 
 
+def dry_run(args: argparse.Namespace) -> int:
+    """Validate the experiment file, estimate it (:mod:`.estimate`), print, run nothing."""
+    from sscbench.experiments.estimate import estimate_experiment, estimate_lines
+
+    if args.call_seconds <= 0:
+        raise ConfigError(f"--call-seconds must be positive, got {args.call_seconds}")
+    experiment = load_experiment(args.config)
+    console = make_console(highlight=False)
+    for warning in experiment.warnings:
+        console.print(f"warning: {warning}", markup=False, soft_wrap=False)
+    heartbeat.phase("playing each distinct episode once along its gold path")
+    for line in estimate_lines(estimate_experiment(experiment, args.call_seconds)):
+        console.print(line, markup=False)
+    return 0
+
+
 def handle(args: argparse.Namespace) -> int:
     """Validate the experiment file, run or resume it, print what happened."""
     config: Path = args.config
     out: Path = args.out
     check_output_dir(out, "--out")  # before anything runs: a file or read-only place
     experiment = with_executor(load_experiment(config), args.executor)
-    console = Console(stderr=True, soft_wrap=True)
+    console = make_console(stderr=True)
     check_same_experiment(out, experiment)  # before the progress display starts
     for warning in experiment.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}")

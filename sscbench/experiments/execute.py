@@ -154,13 +154,11 @@ def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
     return execute_into(run, experiment.user, experiment.records_configuration, run_dir)
 
 
-def execute_into(
-    run: ScheduledRun, user_setting: UserSetting, records_configuration: bool, run_dir: Path
-) -> RunEnd:
-    """Run one episode into ``run_dir`` (which must not hold a run). Takes only what the
-    episode needs, so a remote worker can run it from a small, picklable job."""
+def episode_spec(run: ScheduledRun, configuration: str | None = None) -> EpisodeSpec:
+    """The episode a scheduled run plays (``configuration``: the display id its ledger
+    header records, or None)."""
     contract = run.contract
-    spec = EpisodeSpec(
+    return EpisodeSpec(
         domain=run.domain,
         task_id=run.task_id,
         seed=run.key.seed,
@@ -168,8 +166,17 @@ def execute_into(
         case_id=None if contract is None else contract.contract_id,
         variants=dict(run.variants),
         fault=None if contract is None else contract.model_dump(mode="json"),
-        configuration=run.configuration.id if records_configuration else None,
+        configuration=configuration,
     )
+
+
+def execute_into(
+    run: ScheduledRun, user_setting: UserSetting, records_configuration: bool, run_dir: Path
+) -> RunEnd:
+    """Run one episode into ``run_dir`` (which must not hold a run). Takes only what the
+    episode needs, so a remote worker can run it from a small, picklable job."""
+    contract = run.contract
+    spec = episode_spec(run, run.configuration.id if records_configuration else None)
     config = run.configuration
     agent_key = POOL.key("agent", config.agent, config.params)
     user_key = POOL.key("user", user_setting.name, user_setting.params)

@@ -15,6 +15,7 @@ from types import TracebackType
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from sscbench import heartbeat
 from sscbench.experiments.budget import Budget
 from sscbench.experiments.status import RunRecord
 
@@ -64,6 +65,7 @@ class ExperimentProgress:
         self._total = len(runs)
         self._started = time.monotonic()
         self.progress.update(self._task, total=len(runs), status=self._status())
+        heartbeat.phase(f"running {self.title}", total=len(runs))
 
     def record(self, record: RunRecord, executed: bool) -> None:
         """Called with each final record."""
@@ -78,6 +80,7 @@ class ExperimentProgress:
         else:
             self._missing += 1
         self.progress.update(self._task, advance=1, status=self._status())
+        heartbeat.advance(record.failed)
 
     def _eta(self) -> str:
         done = self._observed + self._failed + self._missing

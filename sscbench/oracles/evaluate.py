@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.console import Group
 from rich.table import Table
 
 from sscbench.errors import ConfigError
@@ -25,6 +26,7 @@ from sscbench.oracles.metrics import (
     ScoresFile,
     stratified,
 )
+from sscbench.terminal import compact_table
 
 SCORES_FILE = "scores.json"
 
@@ -69,16 +71,20 @@ def run_oracle(
 
 
 def settings_table(names: Sequence[str], settings: Sequence[OracleSetting]) -> Table:
-    """The oracle settings (the paper's Table II)."""
-    table = Table(title="oracle settings")
-    for column in ("oracle", "baseline", "method", "sees", "positive", "scored on", "calls"):
-        table.add_column(column)
+    """The oracle settings (the paper's Table II), one oracle per row with its setting
+    stacked in one cell, so the table fits 100 columns."""
+    table = compact_table("oracle settings", ("oracle", "setting"), left=("oracle", "setting"))
     for name, s in zip(names, settings, strict=True):
         scored = "T_U only" if s.output == "step" else "adoption, T_U"
         if s.scope:
             scored += f" ({', '.join(s.scope)} runs)"
         calls = "one LLM call per run" if s.calls == "llm" else "offline"
-        table.add_row(name, s.baseline, s.method, s.information, s.positive, scored, calls)
+        table.add_row(
+            f"{name}\n{s.baseline}",
+            f"{s.method} · scored on {scored} · {calls}\n"
+            f"sees: {s.information}\npositive: {s.positive}",
+        )
+        table.add_section()
     return table
 
 
@@ -86,40 +92,33 @@ def _ratio(r: Ratio) -> str:
     return f"{r.value:.2f} ({r.num}/{r.den})" if r.value is not None else f"– ({r.num}/{r.den})"
 
 
+ADOPTION_COLUMNS = ("scored", "precision", "recall", "F1", "FPR clean", "FPR non-adopted")
+STEP_COLUMNS = ("coverage", "T_U exact", "T_U ±1")
+
+
 def score_table(
     results: Sequence[OracleResult], title: str, only: Collection[str] | None = None
-) -> Table:
-    """The stratified table: one row per oracle × stratum (``only``: just those strata)."""
-    table = Table(title=title)
-    columns = (
-        "oracle",
-        "stratum",
-        "scored",
-        "precision",
-        "recall",
-        "F1",
-        "FPR clean",
-        "FPR non-adopted",
-        "coverage",
-        "T_U exact",
-        "T_U ±1",
+) -> Group:
+    """The stratified scores: one block per oracle, one row per stratum (``only``: just
+    those strata); adoption metrics in one table, coverage and localisation in a second,
+    so each fits 100 columns."""
+    adoption = compact_table(
+        title, ("oracle · stratum", *ADOPTION_COLUMNS), left=("oracle · stratum",)
     )
-    for column in columns:
-        table.add_column(column, justify="left" if column in ("oracle", "stratum") else "right")
+    steps = compact_table(None, ("oracle · stratum", *STEP_COLUMNS), left=("oracle · stratum",))
     for result in results:
         if result.skipped is not None:
             continue
-        for stratum, s in result.scores:
-            if only is not None and stratum not in only:
-                continue
-            operator = stratum.removeprefix("operator=")
-            if (
-                result.setting.scope
-                and operator != stratum
-                and operator not in result.setting.scope
-            ):
-                continue  # out of the oracle's scope: not its items
-            adoption = (
+        rows = [
+            (stratum, s)
+            for stratum, s in result.scores
+            if (only is None or stratum in only) and _in_scope(result, stratum)
+        ]
+        for stratum, s in rows:
+            key = (
+                result.name if only is not None and len(only) == 1 else f"{result.name} · {stratum}"
+            )
+            scores = (
                 ("n/a",) * 5
                 if s.step_only
                 else (
@@ -130,17 +129,19 @@ def score_table(
                     _ratio(s.fpr_non_adopted),
                 )
             )
-            table.add_row(
-                result.name,
-                stratum,
-                str(s.counts.scored),
-                *adoption,
-                _ratio(s.coverage),
-                _ratio(s.t_u_exact),
-                _ratio(s.t_u_within_one),
-            )
-        table.add_section()
-    return table
+            adoption.add_row(key, str(s.counts.scored), *scores)
+            steps.add_row(key, _ratio(s.coverage), _ratio(s.t_u_exact), _ratio(s.t_u_within_one))
+        if len(rows) > 1:
+            adoption.add_section()
+            steps.add_section()
+    return Group(adoption, steps)
+
+
+def _in_scope(result: OracleResult, stratum: str) -> bool:
+    """Whether a stratum holds the oracle's items (an operator outside its scope does not)."""
+    operator = stratum.removeprefix("operator=")
+    scope = result.setting.scope
+    return not (scope and operator != stratum and operator not in scope)
 
 
 def _f1(s: Score) -> str:
@@ -148,29 +149,32 @@ def _f1(s: Score) -> str:
 
 
 def per_operator_table(results: Sequence[OracleResult], title: str) -> Table:
-    """Adoption F1 / exact-step accuracy per oracle and operator (the paper's Table V(c))."""
+    """Adoption F1 / exact-step accuracy per operator (rows) and oracle (columns, by
+    baseline id; the paper's Table V(c), transposed so that eleven operators fit)."""
     done = [r for r in results if r.skipped is None]
     operators = [
         stratum.removeprefix("operator=")
         for stratum, _ in (done[0].scores if done else [])
         if stratum.startswith("operator=")
     ]
-    table = Table(title=title)
-    table.add_column("oracle")
+    heads = [r.setting.baseline if r.setting.baseline not in ("", "—") else r.name for r in done]
+    table = compact_table(title, ("operator", *heads), left=("operator",))
+    cells = [dict(r.scores) for r in done]
     for operator in operators:
-        table.add_column(operator, justify="right")
-    for result in done:
-        cells = dict(result.scores)
         row = []
-        for operator in operators:
-            s = cells.get(f"operator={operator}")
+        for result, scores in zip(done, cells, strict=True):
+            s = scores.get(f"operator={operator}")
             if s is None or (result.setting.scope and operator not in result.setting.scope):
                 row.append("not judged")
                 continue
             exact = s.t_u_exact
             step = f"{exact.value:.0%}" if exact.value is not None else "–"
             row.append(f"{_f1(s)} / {step}")
-        table.add_row(result.name, *row)
+        table.add_row(operator, *row)
+    legend = ", ".join(f"{h} = {r.name}" for h, r in zip(heads, done, strict=True) if h != r.name)
+    if legend:
+        table.caption = legend
+        table.caption_justify = "left"
     return table
 
 

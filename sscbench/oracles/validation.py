@@ -35,6 +35,7 @@ from sscbench.records.versioning import DerivedDocument
 from sscbench.review.agreement import Reference
 from sscbench.review.compare import Comparison, compare_with_reference
 from sscbench.review.labels import Mark
+from sscbench.terminal import compact_table
 
 SHOWN = ("Z_S", "A", "T_S status", "T_S step", "T_U status", "T_U step")
 """The compared quantities the truth stand-in can speak to (not ``T_E``)."""
@@ -164,10 +165,7 @@ def validate_against_truth(
 
 def comparison_table(record: ComparisonRecord, title: str) -> Table:
     """Agreement per quantity (the paper's Table III(b) layout)."""
-    table = Table(title=title)
-    table.add_column("quantity")
-    for column in ("agree", "compared", "agreement"):
-        table.add_column(column, justify="right")
+    table = compact_table(title, ("quantity", "agree", "compared", "agreement"), left=("quantity",))
     for quantity, a in record.quantities.items():
         share = f"{a.agree / a.compared:.1%}" if a.compared else "–"
         table.add_row(quantity, str(a.agree), str(a.compared), share)

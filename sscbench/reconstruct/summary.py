@@ -8,16 +8,14 @@ from collections.abc import Iterable
 from rich.table import Table
 
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.terminal import compact_table
 
 KEY_COLUMNS = ("operator", "configuration")
 
 
 def titled_table(title: str, columns: Iterable[str]) -> Table:
-    """A rich table with the key columns left-aligned and every count right-aligned."""
-    table = Table(title=title)
-    for column in columns:
-        table.add_column(column, justify="left" if column in KEY_COLUMNS else "right")
-    return table
+    """A compact table with the key columns left-aligned and every count right-aligned."""
+    return compact_table(title, columns, left=KEY_COLUMNS)
 
 
 def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
@@ -36,7 +34,7 @@ def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
             "after",
             "absent",
             "no use",
-            "undecidable",
+            "undec.",
         ),
     )
     for (operator, agent), items in sorted(groups.items()):

@@ -104,9 +104,13 @@ def run_dirs_by_id(root: Path) -> dict[str, Path]:
 
 def automatic_labels(root: Path) -> tuple[list[RunLabels], Path | None]:
     """The run directory's ``labels.jsonl`` if it has one, else a fresh reconstruction."""
+    from sscbench.reconstruct.run_set import check_labels_current
+
     path = root / LABELS_FILE
     if path.is_file():
-        return read_run_labels(path), path
+        labels = read_run_labels(path)
+        check_labels_current(path, root, labels)
+        return labels, path
     return label_dir(root), None
 
 

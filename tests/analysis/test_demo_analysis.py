@@ -206,3 +206,26 @@ def test_demo_fills_every_arrival_stratum(demo_labels: list[RunLabels]) -> None:
     assert strata["write_effect"] == {"before", "after", "absent"}
     assert strata["item_option"] == {"before", "after", "absent"}
     assert any(x.operator == "pay_source" and x.adopted for x in demo_labels)
+
+
+def test_the_readme_figures_of_the_demo_are_the_demos(
+    demo_dir: Path, demo_labels: list[RunLabels]
+) -> None:
+    """The README's figures that this run set determines are re-derived from it: the
+    offline oracles' F1 and the runs' counts."""
+    import re
+
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    scores = json.loads((demo_dir / "oracle_eval" / "scores.json").read_text())["oracles"]
+    found = re.search(
+        r"reconstructor scores F1 (\d\.\d\d), the invariant checker (\d\.\d\d) and the "
+        r"anomaly detector (\d\.\d\d)",
+        readme,
+    )
+    assert found is not None
+    shown = [float(x) for x in found.groups()]
+    names = ("reconstructor", "db_invariants", "anomaly_detector")
+    assert shown == [round(scores[n]["strata"]["all"]["f1"], 2) for n in names]
+    clean = len(list(demo_dir.with_name("demo-clean").glob(f"*/{LEDGER_FILE}")))
+    assert f"({len(demo_labels):,} faulted runs of" in readme
+    assert f"and {clean} clean controls" in readme

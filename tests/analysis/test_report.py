@@ -287,11 +287,14 @@ def test_figures_are_written_and_embedded(report_dir: Path, html: str) -> None:
         assert figures.data_uri(svg) in html
 
 
-def _tick_texts(fig: object, minor: bool) -> list[list[str]]:
+def _texts(fig: object, gid: str) -> list[list[str]]:
+    """Per panel that is drawn, its texts of one kind (``count`` labels, ``group`` names)."""
     from matplotlib.figure import Figure
 
     assert isinstance(fig, Figure)
-    return [[t.get_text() for t in ax.get_xticklabels(minor=minor)] for ax in fig.axes]
+    return [
+        [t.get_text() for t in ax.texts if t.get_gid() == gid] for ax in fig.axes if ax.axison
+    ]
 
 
 def test_empty_strata_are_shown_as_zero_counts() -> None:
@@ -300,31 +303,55 @@ def test_empty_strata_are_shown_as_zero_counts() -> None:
     by_op: dict[str, list[AdoptionRow]] = {}
     for row in result.adoption:
         by_op.setdefault(row.operator, []).append(row)
-    counts = _tick_texts(fig, minor=True)
+    configurations = sorted({r.configuration for r in result.adoption})
+    counts = _texts(fig, "count")
     assert len(counts) == len(by_op)  # one panel per operator, none dropped
     for panel, rows in zip(counts, by_op.values(), strict=True):
+        own = {r.configuration: r for r in rows}
         expected = [
-            figures.counts_label(rate)
-            for r in rows
-            for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
+            figures.counts_label(rate) if c in own else "0/0/0"
+            for c in configurations
+            for rate in (
+                (own[c].a_p, own[c].a_before, own[c].a_after, own[c].a_absent)
+                if c in own
+                else (None,) * 4
+            )
         ]
-        assert panel == expected  # five slots per configuration, always
-    # pay_source × scripted:gold never triggered: every slot is there, as 0/0/0.
-    assert counts[list(by_op).index("pay_source")][5:] == ["0/0/0"] * 5
+        assert panel == expected  # four rows per configuration, in every panel
+    assert all(g == configurations for g in _texts(fig, "group"))  # comparable panels
+    # pay_source × scripted:gold never triggered: every row is there, as 0/0/0.
+    gold = configurations.index("scripted:gold")
+    assert counts[list(by_op).index("pay_source")][4 * gold : 4 * gold + 4] == ["0/0/0"] * 4
     na = [t.get_text() for ax in fig.axes for t in ax.texts if t.get_text() == "n/a"]
     empties = sum(
         rate.value is None
         for r in result.adoption
-        for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
+        for rate in (r.a_p, r.a_before, r.a_after, r.a_absent)
     )
     assert len(na) == empties > 0
+
+
+@pytest.mark.parametrize("name", sorted(figures.FIGURES))
+def test_figure_labels_are_horizontal_and_at_least_11_px(name: str) -> None:
+    """At the figure's natural size (1 pt = 4/3 px), no text of a figure is under 11 px or
+    rotated: the report shows every figure at that size."""
+    import matplotlib
+
+    result = _result()
+    with matplotlib.rc_context(figures.RC):
+        fig = figures.FIGURES[name][1](result)
+        texts = [t for t in fig.findobj(matplotlib.text.Text) if t.get_text().strip()]
+    assert texts
+    for text in texts:
+        assert text.get_rotation() == 0, (name, text.get_text())
+        assert text.get_fontsize() * 4 / 3 >= 11, (name, text.get_text(), text.get_fontsize())
 
 
 def test_empty_strata_in_html_table(html: str) -> None:
     table = html.split('id="table-adoption"')[1].split("</table>")[0]
     rows = table.split("<tr>")[2:]
     assert len(rows) == len(_result().adoption)
-    assert all(row.count('<td class="key">') == 2 for row in rows)
+    assert all(row.count('<td class="key">') == 3 for row in rows)  # operator, config, runs
     assert table.count('<span class="n">0/0/0</span>') == sum(
         rate.denominator == 0
         for r in _result().adoption

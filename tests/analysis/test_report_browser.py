@@ -151,9 +151,9 @@ def test_report_loads_renders_figures_and_keeps_injection_inert(
     page.goto((report / "embed" / REPORT_FILE).as_uri())
     page.wait_for_load_state("load")
 
-    # Figures: three embedded SVG images, decoded, with a non-zero laid-out size.
+    # Figures: every embedded SVG image decoded, with a non-zero laid-out size.
     images = page.locator("figure img")
-    assert images.count() == 3
+    assert images.count() == len(figures.FIGURES)
     for i in range(images.count()):
         img = images.nth(i)
         img.scroll_into_view_if_needed()
@@ -317,4 +317,113 @@ def test_index_of_many_runs_opens_fast_and_a_run_in_under_200_ms(
     page.wait_for_function(
         "() => document.querySelectorAll('#run-list details.run[data-state=shown]').length === 200"
     )
+    watched.assert_clean()
+
+
+@pytest.fixture(scope="module")
+def study_report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, AnalysisResult]:
+    """A study-sized report (3 configurations over the shipped case set), analysed fresh."""
+    from sscbench.analysis.quantities import analyze
+
+    root = tmp_path_factory.mktemp("study")
+    case_set = load_case_set()
+    configurations = (("gpt-x", 2), ("claude-y", 2), ("local-z", 1))
+    labels = synthetic_labels(case_set, runs=1200, configurations=configurations)
+    write_run_set(root, labels, case_set)
+    result = analyze(labels, case_set)
+    write_report(result, labels, root, root / "report", viewer="embed")
+    return root / "report", result
+
+
+FIRST_VIEWPORT = {"width": 1366, "height": 768}
+
+
+def _shot_dir(tmp_path: Path) -> Path:
+    """Where the first-viewport screenshot goes: SSCBENCH_SCREENSHOTS if set (to look at
+    it), else the test's own directory."""
+    import os
+
+    where = Path(os.environ.get("SSCBENCH_SCREENSHOTS") or tmp_path)
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+def test_the_first_viewport_holds_the_answer_and_the_first_figure(
+    study_report: tuple[Path, AnalysisResult], browser_context: Any, tmp_path: Path
+) -> None:
+    """At 1366×768, before any scrolling: per configuration the triggered / decidable
+    counts and a_s per stratum with its interval, the one-sentence readings, and the whole
+    first figure, shown at its natural size (so its 12 px count labels stay 12 px)."""
+    from sscbench.analysis.tables import fmt_share
+
+    report, result = study_report
+    page = browser_context.new_page()
+    watched = Watched(page)
+    try:
+        page.set_viewport_size(FIRST_VIEWPORT)
+        page.goto((report / REPORT_FILE).as_uri())
+        page.wait_for_load_state("load")
+        page.screenshot(path=str(_shot_dir(tmp_path) / "first-viewport.png"))
+
+        def in_view(locator: Any) -> None:
+            box = locator.bounding_box()
+            assert box is not None, locator
+            assert box["y"] >= 0 and box["y"] + box["height"] <= FIRST_VIEWPORT["height"], box
+            assert box["x"] >= 0 and box["x"] + box["width"] <= FIRST_VIEWPORT["width"], box
+
+        rows = page.locator("#table-answer tbody tr")
+        assert rows.count() == len(result.overall_adoption) == 3
+        funnel = {f.configuration: f for f in result.overall_funnel}
+        for i, row in enumerate(result.overall_adoption):
+            cells = rows.nth(i).locator("td")
+            in_view(rows.nth(i))
+            assert cells.nth(0).inner_text() == row.configuration
+            f = funnel[row.configuration]
+            assert cells.nth(1).inner_text() == f"{f.triggered} / {f.decidable_use}"
+            for k, rate in enumerate((row.a_before, row.a_after, row.a_absent)):
+                text = cells.nth(3 + k).inner_text()
+                assert text.startswith(fmt_share(rate.value)), text
+                assert f"{rate.numerator}/{rate.denominator}/{rate.clusters}" in text
+                if rate.interval.low is not None:
+                    assert f"[{rate.interval.low:.2f}, {rate.interval.high:.2f}]" in text
+        readings = page.locator("#readings li")
+        assert readings.count() == 3
+        for i in range(3):
+            in_view(readings.nth(i))
+        figure = page.locator("figure").first
+        assert figure.get_attribute("id") == "fig-adoption_overall"
+        image = figure.locator("img")
+        in_view(image)
+        natural, shown = image.evaluate("e => [e.naturalWidth, e.getBoundingClientRect().width]")
+        assert abs(shown - natural) <= 1, (natural, shown)  # not scaled down
+        assert page.locator("nav a.viewer-link").first.is_visible()
+        watched.assert_clean()
+    finally:
+        page.close()
+
+
+def test_every_table_row_that_names_runs_opens_them_in_the_viewer(
+    study_report: tuple[Path, AnalysisResult], watched: Watched
+) -> None:
+    report, result = study_report
+    page = watched.page
+    page.goto((report / REPORT_FILE).as_uri())
+    first = result.overall_adoption[0].configuration
+    page.locator("#table-answer tbody tr").first.locator("a.runs").click()
+    page.wait_for_function(
+        "n => document.querySelector('#run-configuration').selectedOptions[0].text === n",
+        arg=first,
+    )
+    count = page.locator("#run-count").inner_text()
+    n = sum(1 for _ in page.locator("#run-list details.run").all())
+    assert n > 0 and "matching runs" in count
+    badges = page.locator("#run-list details.run .badge").all_inner_texts()
+    assert first in badges and not {"claude-y", "gpt-x", "local-z"} - {first} & set(badges)
+    # A per-operator row (its long table folded until opened): both filters set.
+    page.locator("details.long:has(#table-adoption) > summary").click()
+    link = page.locator("#table-adoption tbody tr").first.locator("a.runs")
+    href = link.get_attribute("href")
+    assert href is not None and href.startswith("#runs?configuration=")
+    link.click()
+    page.wait_for_function("() => document.querySelector('#run-operator').value !== ''")
     watched.assert_clean()

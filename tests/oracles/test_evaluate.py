@@ -64,8 +64,9 @@ def test_truth_reference_table_with_clean_controls(
     llm = ("llm_judge_l0", "llm_judge_l1", "diagnosis_native", "diagnosis_saa")
     for name in (*llm, "attribution_all_at_once"):
         assert f"skipped {name}: no API key" in printed
+    words = {word for line in printed.splitlines() for word in line.split()}
     for baseline in ("B1", "B2-L0", "B2-L1", "B3-native", "B3-SAA", "B4", "B5"):
-        assert f" {baseline} " in printed, "the settings table (Table II) is printed"
+        assert baseline in words, "the settings table (Table II) is printed"
     scores = json.loads((out / "scores.json").read_text())["oracles"]
     recon, inv = scores["reconstructor"]["strata"], scores["db_invariants"]["strata"]
     assert recon["all"]["f1"] == 1.0 and recon["all"]["fpr_clean"] == 0.0

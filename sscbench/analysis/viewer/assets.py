@@ -207,8 +207,28 @@ _SCRIPT = """(function () {
     klass.value = "";
     adopted.value = "";
   }
+  function pick(picker, names, name) {
+    var i = names.indexOf(name);
+    picker.value = i < 0 ? "" : String(i);
+  }
+  function filterFromHash(query) {
+    // #runs?configuration=NAME&operator=NAME&arrival=before|after|absent|none
+    reset();
+    query.split("&").forEach(function (part) {
+      var kv = part.split("="), key = kv[0], value = decodeURIComponent(kv[1] || "");
+      if (key === "configuration") { pick(pickers[1], index.configurations, value); }
+      if (key === "operator") { pick(pickers[2], index.operators, value); }
+      if (key === "arrival") { klass.value = value; }
+    });
+    apply();
+    $("viewer-controls").scrollIntoView();
+  }
   function openHash() {
     var id = decodeURIComponent(window.location.hash.slice(1));
+    if (window.location.hash.indexOf("#runs?") === 0) {
+      filterFromHash(window.location.hash.slice(6));
+      return;
+    }
     if (id.indexOf("run-") !== 0) { return; }
     var d = $(id);
     if (!d) {

@@ -1,0 +1,138 @@
+"""Which runs a labels file describes: a record of the ledgers' hashes written beside it.
+
+``labels.jsonl`` is derived from the ledgers under a run directory. A run added, removed
+or run again after it was written leaves it describing another run set, and every command
+that reads it (``report``, ``oracles evaluate``, ``review export``) would silently count the
+old runs. So whoever writes labels writes ``labels.runs.json`` beside them: the SHA-256 of
+every ledger the labels were computed from and of the labels file itself. The readers call
+:func:`check_labels_current` first; a mismatch is one line saying what changed and to run
+``sscbench reconstruct`` again. A labels file from before this record existed is checked by
+the run ids its labels name against the run ids of the ledgers present.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from sscbench.errors import ConfigError
+from sscbench.reconstruct.label import run_dirs
+from sscbench.reconstruct.labels import RunLabels
+from sscbench.runs.episode import LEDGER_FILE
+
+RUN_SET_SUFFIX = ".runs.json"
+SCHEMA = 1
+
+
+def run_set_path(labels_path: Path) -> Path:
+    """The record beside ``labels_path``: ``labels.jsonl`` → ``labels.runs.json``."""
+    return labels_path.with_name(labels_path.stem + RUN_SET_SUFFIX)
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def ledger_hashes(root: Path) -> dict[str, str]:
+    """Each run directory under ``root`` (as :func:`run_dirs` finds them, relative to
+    ``root``) → the SHA-256 of its ledger."""
+    return {
+        run_dir.relative_to(root).as_posix(): _sha256(run_dir / LEDGER_FILE)
+        for run_dir in run_dirs(root)
+    }
+
+
+def _atomic_write(path: Path, lines: Iterable[str]) -> None:
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for line in lines:
+                fh.write(line)
+        os.replace(name, path)
+    except BaseException:
+        Path(name).unlink(missing_ok=True)
+        raise
+
+
+def write_labels(path: Path, labels: Sequence[RunLabels], root: Path) -> None:
+    """Write ``labels.jsonl`` whole (a temporary sibling renamed over it), then its run-set
+    record. In that order, a crash between the two leaves a record that no longer matches
+    the labels, which reads as stale (safe), never the reverse."""
+    hashes = ledger_hashes(root)  # before writing: the runs the labels were computed from
+    _atomic_write(path, (label.model_dump_json() + "\n" for label in labels))
+    record = {"schema_version": SCHEMA, "labels_sha256": _sha256(path), "ledgers": hashes}
+    _atomic_write(run_set_path(path), [json.dumps(record, indent=0, sort_keys=True) + "\n"])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _changes(added: list[str], removed: list[str], changed: list[str]) -> str:
+    parts = [
+        f"{_plural(len(names), 'run')} {verb} (first: {names[0]})"
+        for names, verb in ((added, "added"), (removed, "removed"), (changed, "run again"))
+        if names
+    ]
+    return ", ".join(parts)
+
+
+def _stale(labels_path: Path, root: Path, what: str) -> ConfigError:
+    return ConfigError(
+        f"{labels_path} does not match the runs under {root}: {what} since it was written; "
+        f"run `sscbench reconstruct {root}` to label them again"
+    )
+
+
+def check_labels_current(labels_path: Path, root: Path, labels: Sequence[RunLabels]) -> None:
+    """Raise :class:`ConfigError` (one line) when the labels at ``labels_path`` were not
+    computed from the ledgers now under ``root``."""
+    record_path = run_set_path(labels_path)
+    if not record_path.is_file():
+        _check_run_ids(labels_path, root, labels)
+        return
+    try:
+        record: dict[str, Any] = json.loads(record_path.read_text(encoding="utf-8"))
+        recorded: dict[str, str] = dict(record["ledgers"])
+        labels_sha = str(record["labels_sha256"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(
+            f"{record_path}: not a run-set record ({type(exc).__name__}); run "
+            f"`sscbench reconstruct {root}` to write the labels and their record again"
+        ) from None
+    if _sha256(labels_path) != labels_sha:
+        raise ConfigError(
+            f"{labels_path} was changed after `sscbench reconstruct` wrote it (its run-set "
+            f"record {record_path.name} no longer matches); run `sscbench reconstruct {root}`"
+        )
+    now = ledger_hashes(root)
+    added = sorted(set(now) - set(recorded))
+    removed = sorted(set(recorded) - set(now))
+    changed = sorted(k for k in set(now) & set(recorded) if now[k] != recorded[k])
+    if added or removed or changed:
+        raise _stale(labels_path, root, _changes(added, removed, changed))
+
+
+def _check_run_ids(labels_path: Path, root: Path, labels: Sequence[RunLabels]) -> None:
+    """Without a record (labels written before it existed): the labelled run ids against
+    the run ids in the ledgers' headers."""
+    present: set[str] = set()
+    for run_dir in run_dirs(root):
+        with (run_dir / LEDGER_FILE).open("rb") as fh:
+            try:
+                header = json.loads(fh.readline() or b"{}")
+            except ValueError:
+                continue  # a damaged ledger is the reader's error to report, by name
+        run_id = header.get("run_id") if isinstance(header, dict) else None
+        if isinstance(run_id, str):
+            present.add(run_id)
+    labelled = {label.run_id for label in labels}
+    added, removed = sorted(present - labelled), sorted(labelled - present)
+    if added or removed:
+        raise _stale(labels_path, root, _changes(added, removed, []))
