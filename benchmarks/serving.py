@@ -31,6 +31,7 @@ import asyncio
 import json
 import os
 import statistics
+import string
 import subprocess
 import sys
 import tempfile
@@ -146,10 +147,11 @@ def _raw_http(calls: int, work: Path, name: str) -> list[float]:
         })  # fmt: skip
         headers = {**ACCEPT, "mcp-session-id": opened.headers["mcp-session-id"],
                    "mcp-protocol-version": "2025-06-18"}  # fmt: skip
-        http.post(url, headers=headers, json={"jsonrpc": "2.0", "method": "notifications/initialized"})
+        http.post(url, headers=headers,
+                  json={"jsonrpc": "2.0", "method": "notifications/initialized"})  # fmt: skip
         for i in range(calls):
-            body = {"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
-                    "params": {"name": "get_user_details", "arguments": {"user_id": USER}}}  # fmt: skip
+            params = {"name": "get_user_details", "arguments": {"user_id": USER}}
+            body = {"jsonrpc": "2.0", "id": i + 1, "method": "tools/call", "params": params}
             started = time.perf_counter()
             reply = http.post(url, headers=headers, json=body)
             latencies.append(time.perf_counter() - started)
@@ -218,7 +220,7 @@ def per_call(calls: int, trials: int, work: Path) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------- sessions at once
-CLIENT = r'''
+CLIENT = string.Template(r'''
 import asyncio, json, sys, time
 from mcp import Client
 url, sessions, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -231,15 +233,15 @@ async def one(i, slots):
                 t = time.perf_counter(); r = await c.call_tool(name, args)
                 lat.append(time.perf_counter() - t); return r
             if mode == "leak":
-                await call("get_user_details", {"user_id": "%(user)s"})
-                if i %% 2 == 0:
-                    await call("cancel_reservation", {"reservation_id": "%(reservation)s"})
-                seen = json.loads((await call("get_reservation_details",
-                                              {"reservation_id": "%(reservation)s"})).content[0].text)
+                await call("get_user_details", {"user_id": "$user"})
+                if i % 2 == 0:
+                    await call("cancel_reservation", {"reservation_id": "$reservation"})
+                read = await call("get_reservation_details", {"reservation_id": "$reservation"})
+                seen = json.loads(read.content[0].text)
                 await call("send_message_to_user", {"message": f"client {i} speaking"})
                 await c.call_tool("end_conversation", {})
                 return {"client": i, "run": run["run_id"], "status": seen["status"], "lat": lat}
-            await call("get_user_details", {"user_id": "%(user)s"})
+            await call("get_user_details", {"user_id": "$user"})
             await c.call_tool("end_conversation", {})
             return {"client": i, "run": run["run_id"], "lat": lat}
 async def main():
@@ -248,7 +250,7 @@ async def main():
 started = time.perf_counter()
 out = asyncio.run(main())
 print(json.dumps({"wall": time.perf_counter() - started, "clients": out}))
-''' % {"user": USER, "reservation": RESERVATION}
+''').substitute(user=USER, reservation=RESERVATION)
 
 
 def _serve_many(sessions: int, concurrency: int, work: Path, mode: str,
@@ -292,7 +294,9 @@ def sessions_at_once(sessions: int, work: Path) -> dict[str, Any]:
         said = [e.content for e in ledger.events if e.kind == "agent_message"][1:]
         if said != [f"client {client['client']} speaking"]:
             problems.append(f"run {client['run']} holds {said}")
-        cancels = [e for e in ledger.events if e.kind == "tool_call" and e.name == "cancel_reservation"]
+        cancels = [
+            e for e in ledger.events if e.kind == "tool_call" and e.name == "cancel_reservation"
+        ]
         if len(cancels) != (client["client"] % 2 == 0):
             problems.append(f"run {client['run']} holds {len(cancels)} cancellations")
         expected = "cancelled" if client["client"] % 2 == 0 else BASE_STATUS
@@ -367,7 +371,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\n32 sessions at once: {at['calls']} calls in {at['wall_s']:.1f} s, per-call "
           f"median {at['latency']['median_ms']:.1f} ms (queued behind the other sessions), "
           f"server CPU {at['server_cpu_ms_per_session']:.0f} ms per session (start, "
-          f"calls, grading, records), no leak: {at['no_leak']} {at['leak_problems'][:3]}")  # fmt: skip
+          f"calls, grading, records), no leak: {at['no_leak']} "
+          f"{at['leak_problems'][:3]}")  # fmt: skip
     mem = results["memory"]
     print(f"memory: {mem['sessions']} sessions, RSS {mem['rss_mib'][1][1]:.0f} -> "
           f"{mem['rss_mib'][-1][1]:.0f} MiB, second-half slope "
