@@ -16,7 +16,9 @@ import asyncio
 from collections.abc import Callable
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import Dataset
 from inspect_ai.model import get_model
+from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Solver
 
 from sscbench.agents.base import User
@@ -36,6 +38,25 @@ def _user(kind: str) -> Callable[[], User]:
     if kind == "scripted":
         return lambda: make_user("scripted")
     return lambda: InspectUser(get_model(role="user", required=True), asyncio.get_running_loop())
+
+
+def _task(
+    kind: str,
+    dataset: Dataset,
+    scorer: Scorer,
+    run_dir: str,
+    user: str,
+    solver: Solver | None,
+) -> Task:
+    """A task whose samples are SSCBench runs in ``run_dir``."""
+    return Task(
+        dataset=dataset,
+        setup=sscbench_episode(run_dir, _user(user)),
+        solver=solver or tau2_agent(),
+        scorer=scorer,
+        epochs=Epochs(1, reducer=first_repetition()),
+        metadata={"sscbench": kind, "run_dir": run_dir},
+    )
 
 
 @task
@@ -60,14 +81,8 @@ def adoption(
         per_operator=per_operator,
         cases_dir=cases_dir,
     )
-    return Task(
-        dataset=case_samples(cases, max_steps),
-        setup=sscbench_episode(run_dir, _user(user)),
-        solver=solver or tau2_agent(),
-        scorer=reconstruction(),
-        epochs=Epochs(1, reducer=first_repetition()),
-        metadata={"sscbench": "adoption", "run_dir": run_dir},
-    )
+    samples = case_samples(cases, max_steps)
+    return _task("adoption", samples, reconstruction(), run_dir, user, solver)
 
 
 @task
@@ -91,10 +106,4 @@ def clean(
         per_operator=per_operator,
         cases_dir=cases_dir,
     )
-    return Task(
-        dataset=clean_samples(cases, max_steps),
-        setup=sscbench_episode(run_dir, _user(user)),
-        solver=solver or tau2_agent(),
-        scorer=task_success(),
-        metadata={"sscbench": "clean", "run_dir": run_dir},
-    )
+    return _task("clean", clean_samples(cases, max_steps), task_success(), run_dir, user, solver)
