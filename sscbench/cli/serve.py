@@ -114,4 +114,5 @@ def handle(args: argparse.Namespace) -> int:
     args.agent_param = params
     args.config = None
     args.executor = None
+    args.dry_run = False  # serving runs them; `run --config --dry-run` estimates experiments
     return run.handle(args)
