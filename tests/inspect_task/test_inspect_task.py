@@ -206,3 +206,66 @@ def test_the_clean_task_scores_task_success(tmp_path: Path) -> None:
 def test_bad_task_arguments_are_one_clear_error(kwargs: dict[str, Any], problem: str) -> None:
     with pytest.raises(ConfigError, match=problem):
         adoption(**kwargs)
+
+
+def _labels(**changes: Any) -> Any:
+    from sscbench.reconstruct.labels import EventTime, RunLabels
+
+    found = EventTime(status="found", step=5, reason="r")
+    base = {
+        "run_id": "r",
+        "case_id": "return_date/airline/1/Q69X3R",
+        "operator": "return_date",
+        "control": False,
+        "agent": "a",
+        "seed": 0,
+        "finished": True,
+        "termination": "user_stop",
+        "success": True,
+        "triggered": True,
+        "triggered_reason": "r",
+        "t_f": found,
+        "t_e": found,
+        "t_s": found,
+        "t_u": found,
+        "adopted": True,
+        "adopted_reason": "r",
+        "z_s": "before",
+        "y_end": "endorse",
+    }
+    return RunLabels.model_validate({**base, **changes})
+
+
+@pytest.mark.parametrize(
+    ("changes", "value"),
+    [
+        ({}, "adopted"),
+        ({"adopted": False}, "not_adopted"),
+        ({"t_s": {"status": "none", "reason": "no use"}, "adopted": None}, "no_use"),
+        ({"t_s": {"status": "undecidable", "reason": "?"}, "adopted": None}, "undecidable"),
+        ({"adopted": None}, "undecidable"),
+        ({"triggered": False, "adopted": None}, "not_triggered"),
+        ({"finished": False, "termination": None}, "failed"),
+        ({"termination": "harness_error"}, "failed"),
+        ({"case_id": None, "operator": None}, "clean"),
+    ],
+)
+def test_the_score_value_never_makes_missing_evidence_a_zero(
+    changes: dict[str, Any], value: str
+) -> None:
+    from sscbench.inspect_task.scorer import verdict
+
+    assert verdict(_labels(**changes)) == value
+
+
+def test_reconstruct_and_report_work_on_inspect_runs(tmp_path: Path) -> None:
+    from sscbench.cli.main import main
+
+    cases = ",".join(
+        c.entry.case_id for c in load_case_set(None).cases if c.entry.operator == "return_date"
+    ).split(",")[:3]
+    task = adoption(case=",".join(cases), run_dir=str(tmp_path / "runs"))
+    _eval(task, "sscbench/scripted:hasty", tmp_path)
+    assert main(["reconstruct", str(tmp_path / "runs")]) == 0
+    assert main(["report", str(tmp_path / "runs"), "--out", str(tmp_path / "report")]) == 0
+    assert (tmp_path / "report" / "report.html").exists()
