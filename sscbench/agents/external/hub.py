@@ -56,6 +56,7 @@ WAITING_PATH = "/mcp"
 SESSION_HEADER = b"mcp-session-id"
 VERSION_HEADER = b"mcp-protocol-version"
 AGENT_LOG = "agent.log"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
 HOLD = 30.0
 """Seconds a new client on ``/mcp`` is held while no run waits for one (runs are being
 started); after that it is refused with 503."""
@@ -192,6 +193,19 @@ class Hub:
                 cls._hubs[(host, 0)] = hub
             return hub
 
+    def security(self) -> Any:
+        """The SDK's DNS-rebinding protection on a loopback address (as its own apps set
+        it): a page in a browser cannot reach a local run through a hostile host name."""
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        if self.host not in LOOPBACK:
+            return None
+        return TransportSecuritySettings(
+            enable_dns_rebinding_protection=True,
+            allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+            allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+
     @property
     def base_url(self) -> str:
         """``http://host:port``."""
@@ -290,6 +304,7 @@ class Hub:
                 max_request_body_size=max_body,
                 max_sessions=1,
                 json_response=True,
+                security_settings=self.security(),
             )
             run = _Run(
                 token=token,

@@ -181,7 +181,7 @@ def test_the_step_limit_answers_the_call_it_stopped(serve: Serve) -> None:
 
 
 def test_an_address_of_an_ended_run_answers_404(serve: Serve) -> None:
-    run = serve(grace=0)
+    run = serve()  # the run's address retires once the client has closed its session
     url = run.url
 
     async def done() -> None:
@@ -259,3 +259,21 @@ def test_a_launched_program_that_never_connects_is_stopped(serve: Serve, tmp_pat
     assert "launched" in events and "stopped" in events
     process = run.front._process
     assert process is None or process.poll() is not None
+
+
+def test_a_hostile_host_name_cannot_reach_a_local_run(serve: Serve) -> None:
+    run = serve()
+    with httpx.Client(timeout=30) as http:
+        reply = http.post(
+            run.url,
+            headers={**ACCEPT, "host": "attacker.example:8765"},
+            json={"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}},
+        )
+    assert reply.status_code in (400, 403, 421)
+
+    async def done() -> None:
+        async with Client(run.url) as client:
+            await client.call_tool("end_conversation", {})
+
+    asyncio.run(done())
+    assert run.end().termination == "agent_stop"
