@@ -9,7 +9,6 @@ docs/external-agents.md has the protocol and a five-minute start for agent frame
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,16 +99,10 @@ def handle(args: argparse.Namespace) -> int:
         value = getattr(args, name)
         if value is not None:
             params.append(f"{name}={value}")
-    if args.transport == "streamable-http" and args.launch is None:
-        from sscbench.agents.external.hub import WAITING_PATH, Hub
+    if args.transport == "streamable-http":  # a busy port is one line, before any run
+        from sscbench.agents.external.hub import Hub
 
-        hub = Hub.shared(args.host, args.port)
-        print(
-            f"serving MCP at {hub.base_url}{WAITING_PATH}: each client session is the next run "
-            f"(Ctrl-C stops; re-running resumes)",
-            file=sys.stderr,
-            flush=True,
-        )
+        Hub.shared(args.host, args.port)
     args.agent = "external"
     args.agent_param = params
     args.config = None

@@ -173,6 +173,7 @@ class Hub:
         self.runs: dict[str, _Run] = {}
         self.sessions: dict[str, str] = {}
         self.waiting: deque[str] = deque()
+        self._announced = False
         self.loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="sscbench-mcp", daemon=True)
@@ -204,6 +205,19 @@ class Hub:
             enable_dns_rebinding_protection=True,
             allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
+        )
+
+    def announce(self) -> None:
+        """Say once, on stderr, where clients connect (when the first run waits for one)."""
+        with Hub._lock:
+            if self._announced:
+                return
+            self._announced = True
+        print(
+            f"serving MCP at {self.base_url}{WAITING_PATH}: each client session is the next "
+            "run (Ctrl-C stops; re-running resumes)",
+            file=sys.stderr,
+            flush=True,
         )
 
     @property
@@ -386,6 +400,7 @@ class HttpFrontEnd:
         if self.params.command is None:
             hub.wait_for_client(self._url)
             log.add("serving", url=f"{hub.base_url}{WAITING_PATH}", waiting=True)
+            hub.announce()
             return
         log.add("serving", url=self._url, waiting=False)
         self._launch(bridge, ctx, run_dir, log)

@@ -247,3 +247,40 @@ def test_malformed_send_message_arguments_are_refused_without_reaching_the_user(
     assert result.is_error and "takes one argument, message" in result.content[0].text
     assert [e["kind"] for e in run.events()] == ["agent_message", "user_message"]
     assert any(e["event"] == "rejected" for e in run.client_log())
+
+
+@pytest.mark.parametrize(
+    ("argv", "problem"),
+    [
+        (["--transport", "stdio", "--domain", "airline"], "stdio serves one run per process"),
+        (["--transport", "stdio", "--case", "x", "--launch", "python a.py"], "--launch starts"),
+        (["--case", "x", "--port", "70000"], "--port must be between 0 and 65535"),
+        (["--case", "no/such/case"], "no case 'no/such/case'"),
+    ],
+)
+def test_bad_serve_options_are_one_line_and_exit_2(
+    argv: list[str], problem: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sscbench.cli.main import main
+
+    assert main(["serve", *argv, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and problem in err[0], err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_busy_port_is_one_line_and_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    from sscbench.cli.main import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        argv = ["serve", "--case", "return_date/airline/1/Q69X3R", "--port", str(port)]
+        assert main([*argv, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"cannot serve MCP on 127.0.0.1:{port}" in err[0], err
