@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from sscbench.errors import ConfigError
+from sscbench.errors import ConfigError, OutputError
 from sscbench.reconstruct.label import run_dirs
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.episode import LEDGER_FILE
@@ -49,12 +49,22 @@ def ledger_hashes(root: Path) -> dict[str, str]:
 
 
 def _atomic_write(path: Path, lines: Iterable[str]) -> None:
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent)
+    """Write ``path`` whole or not at all: a full disk leaves the previous file in place and
+    is one :class:`~sscbench.errors.OutputError` line naming it."""
+    try:
+        fd, name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent
+        )
+    except OSError as exc:
+        raise OutputError(path, exc) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(line)
         os.replace(name, path)
+    except OSError as exc:
+        Path(name).unlink(missing_ok=True)
+        raise OutputError(path, exc) from None
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise
