@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from sscbench.errors import LedgerError, OutputError
 from sscbench.records.events import (
@@ -59,10 +61,32 @@ class TruncatedLineWarning(UserWarning):
     """A ledger's last line was cut off (the writer crashed mid-line) and was dropped."""
 
 
+_FLOAT_SPELLED_APART = re.compile(r"0\.0000|e-[1-9](?![0-9])")
+"""Where pydantic's JSON could differ from the standard library's: a float below 1e-4
+(``0.00001``, ``1.5e-7``; Python writes ``1e-05``, ``1.5e-07``). Any match, even inside a
+string, sends the record down the reference path."""
+
+
+def dump_line_reference(record: BaseModel) -> str:
+    """The defining form of a record's line: the standard library's compact JSON of its
+    JSON-mode dump, in field order (before secrets are redacted)."""
+    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
 def dump_line(record: BaseModel) -> str:
     """One record as a compact JSON line with a stable key order (field order), secrets
-    redacted."""
-    line = json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    redacted.
+
+    The line is pydantic's own JSON (no Python dict in between, about 3x cheaper), which
+    is byte for byte :func:`dump_line_reference` except for floats below 1e-4 and strings
+    a UTF-8 encoder refuses (lone surrogates): those records take the reference path, so
+    the bytes never change (tested on every frozen ledger and record version)."""
+    try:
+        line = record.model_dump_json()
+    except PydanticSerializationError:
+        line = ""
+    if not line or _FLOAT_SPELLED_APART.search(line):
+        line = dump_line_reference(record)
     return redact_secrets(line)
 
 
