@@ -76,8 +76,9 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
+    from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import validate_against_truth
-    from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.label import label_ledger
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
@@ -119,14 +120,20 @@ def handle(args: argparse.Namespace) -> int:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
     heartbeat.phase("labelling the runs (reconstruction)")
-    labels = label_dir(args.out)
-    write_labels(args.out / LABELS_FILE, labels, args.out)
+    # Each ledger is parsed once, here; labelling, the oracles and the report take it.
+    runs = ledgers([args.out])
+    labels = [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
+    hashes = {d.relative_to(args.out).as_posix(): ledger.sha256 for d, ledger in runs}
+    write_labels(args.out / LABELS_FILE, labels, args.out, hashes)
     out = make_console()
     heartbeat.phase("validating against the scripted truth, analysing, writing the report")
     with console.status("validating against the scripted truth, analysing, writing the report"):
-        validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
+        validation = validate_against_truth(
+            args.out, [clean_dir], labels, args.out / EVAL_DIR, runs=runs
+        )
         result = analyze(labels, case_set)
-        files = write_report(result, labels, args.out, args.out / "report")
+        by_id = {ledger.header.run_id: ledger for _, ledger in runs}
+        files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
     out.print(
         summary_table(
             result,
@@ -134,9 +141,9 @@ def handle(args: argparse.Namespace) -> int:
             f"{len(seeds)} repetitions",
         )
     )
-    agreement, runs = validate_dir(args.out, labels, validation.truths)
+    agreement, compared = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
-    out.print(f"reconstruction vs scripted ground truth ({runs} runs):\n  {checks}")
+    out.print(f"reconstruction vs scripted ground truth ({compared} runs):\n  {checks}")
     _truth_tables(out, validation)
     ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(

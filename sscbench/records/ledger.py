@@ -9,6 +9,7 @@ every line, names the file and line of a corrupt entry, and drops a truncated *l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -131,14 +132,15 @@ class JsonlWriter:
         self.close()
 
 
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_jsonl(path: Path, data: bytes | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each line; a truncated last line is dropped.
 
     Lines are split as bytes and decoded one by one, so a crash that cut a multi-byte
     character is a truncated line like any other, and a bad byte elsewhere is reported
-    with its line number.
+    with its line number. ``data``: the file's bytes when the caller has read them.
     """
-    data = path.read_bytes()
+    if data is None:
+        data = path.read_bytes()
     if not data:
         return
     lines = data.split(b"\n")
@@ -179,6 +181,8 @@ class Ledger:
     header: Header
     events: tuple[VisibleEvent, ...]
     end: RunEnd | None
+    sha256: str = ""
+    """SHA-256 of the bytes parsed (what a labels file's run-set record names the run by)."""
 
     @property
     def finished(self) -> bool:
@@ -206,7 +210,8 @@ def read_ledger(path: Path | str) -> Ledger:
     header: Header | None = None
     events: list[VisibleEvent] = []
     end: RunEnd | None = None
-    for number, obj in iter_jsonl(path):
+    data = path.read_bytes()
+    for number, obj in iter_jsonl(path, data):
         if number == 1:
             _check_schema_version(path, obj)
         try:
@@ -233,4 +238,5 @@ def read_ledger(path: Path | str) -> Ledger:
         events.append(record)
     if header is None:
         raise LedgerError(path, 1, "empty ledger (no header)")
-    return Ledger(path=path, header=header, events=tuple(events), end=end)
+    digest = hashlib.sha256(data).hexdigest()
+    return Ledger(path=path, header=header, events=tuple(events), end=end, sha256=digest)
