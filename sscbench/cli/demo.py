@@ -70,9 +70,11 @@ def handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench import heartbeat
+    from sscbench.analysis.correction_view import correction_table, error_rate_table
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
+    from sscbench.analysis.validation_sample import from_truth
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
@@ -125,7 +127,8 @@ def handle(args: argparse.Namespace) -> int:
     heartbeat.phase("validating against the scripted truth, analysing, writing the report")
     with console.status("validating against the scripted truth, analysing, writing the report"):
         validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
-        result = analyze(labels, case_set)
+        # The scripted truth stands in for a review's adjudicated reference (and says so).
+        result = analyze(labels, case_set, validation=from_truth(args.out, labels))
         files = write_report(result, labels, args.out, args.out / "report")
     out.print(
         summary_table(
@@ -134,6 +137,8 @@ def handle(args: argparse.Namespace) -> int:
             f"{len(seeds)} repetitions",
         )
     )
+    out.print(correction_table(result, skip_uncorrected=True))
+    out.print(error_rate_table(result))
     agreement, runs = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({runs} runs):\n  {checks}")
