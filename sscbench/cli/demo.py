@@ -70,9 +70,11 @@ def handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench import heartbeat
+    from sscbench.analysis.correction_view import correction_table, error_rate_table
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.terminal import summary_table
+    from sscbench.analysis.validation_sample import from_truth
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
@@ -131,7 +133,9 @@ def handle(args: argparse.Namespace) -> int:
         validation = validate_against_truth(
             args.out, [clean_dir], labels, args.out / EVAL_DIR, runs=runs
         )
-        result = analyze(labels, case_set)
+        # The scripted truth stands in for a review's adjudicated reference (and says so).
+        sample = from_truth(args.out, labels, runs=runs, truths=validation.truths)
+        result = analyze(labels, case_set, validation=sample)
         by_id = {ledger.header.run_id: ledger for _, ledger in runs}
         files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
     out.print(
@@ -141,6 +145,8 @@ def handle(args: argparse.Namespace) -> int:
             f"{len(seeds)} repetitions",
         )
     )
+    out.print(correction_table(result, skip_uncorrected=True))
+    out.print(error_rate_table(result))
     agreement, compared = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({compared} runs):\n  {checks}")
