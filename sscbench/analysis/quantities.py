@@ -32,6 +32,7 @@ from dataclasses import replace
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.paired import paired_rows
+from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
     SENSITIVITIES,
     STRATA,
@@ -56,6 +57,7 @@ from sscbench.analysis.results import (
     StanceRow,
     StanceStratumRow,
 )
+from sscbench.analysis.task_success import CleanOutcomes, task_success_rows
 from sscbench.cases.caseset import CaseSet
 from sscbench.reconstruct.labels import RunLabels
 
@@ -298,6 +300,7 @@ def analyze(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    clean: CleanOutcomes | None = None,
 ) -> AnalysisResult:
     """Every §7 table for one population variant of a run set.
 
@@ -306,7 +309,9 @@ def analyze(
     asked for, so unrecorded runs count as missing; ``first_seeds`` names r0's seed per
     configuration (the primary repetition); ``gated`` lists the faulted runs gating kept
     out of the schedule (reported beside the funnel). ``seed`` fixes every bootstrap
-    interval; ``replicates`` is B.
+    interval; ``replicates`` is B. ``clean`` (the clean runs' graded outcomes,
+    :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
+    fault and pass^k; without it those tables are left out.
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
@@ -359,6 +364,14 @@ def analyze(
         paired=paired_rows(labels),
         overall_funnel=overall[0],
         overall_adoption=overall[1],
+        task_success=()
+        if clean is None
+        else task_success_rows(
+            population, case_set, clean, seed=seed, replicates=replicates, level=level
+        ),
+        pass_k=()
+        if clean is None
+        else pass_k_rows(every_repetition, clean, seed=seed, replicates=replicates, level=level),
     )
 
 
@@ -395,6 +408,7 @@ def analyze_all(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    clean: CleanOutcomes | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
@@ -411,6 +425,7 @@ def analyze_all(
             seed=seed,
             replicates=replicates,
             level=level,
+            clean=clean,
         )
         for variant in SENSITIVITIES
     }
