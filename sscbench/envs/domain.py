@@ -86,9 +86,7 @@ def _load(name: str) -> Domain:
         base = set(env_mod.get_tasks_split()[TELECOM_TASK_SET])
         tasks = tuple(t for t in env_mod.get_tasks(None) if t.id in base)
         splits = {
-            split: ids
-            for split, ids in env_mod.get_tasks_split().items()
-            if set(ids) <= base
+            split: ids for split, ids in env_mod.get_tasks_split().items() if set(ids) <= base
         }
         return Domain(
             name=name,
