@@ -30,8 +30,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from sscbench.analysis.correction import ValidationSample, correct
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.paired import paired_rows
+from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
     SENSITIVITIES,
     STRATA,
@@ -56,6 +58,7 @@ from sscbench.analysis.results import (
     StanceRow,
     StanceStratumRow,
 )
+from sscbench.analysis.task_success import CleanOutcomes, task_success_rows
 from sscbench.cases.caseset import CaseSet
 from sscbench.reconstruct.labels import RunLabels
 
@@ -298,6 +301,8 @@ def analyze(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    validation: ValidationSample | None = None,
+    clean: CleanOutcomes | None = None,
 ) -> AnalysisResult:
     """Every §7 table for one population variant of a run set.
 
@@ -306,7 +311,11 @@ def analyze(
     asked for, so unrecorded runs count as missing; ``first_seeds`` names r0's seed per
     configuration (the primary repetition); ``gated`` lists the faulted runs gating kept
     out of the schedule (reported beside the funnel). ``seed`` fixes every bootstrap
-    interval; ``replicates`` is B.
+    interval; ``replicates`` is B. ``validation`` (reference labels of some runs) adds the
+    reconstructor's error rates and adoption corrected for them (:mod:`.correction`).
+    ``clean`` (the clean runs' graded outcomes,
+    :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
+    fault and pass^k; without it those tables are left out.
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
@@ -341,6 +350,11 @@ def analyze(
         reformulation.extend(reformulation_row(operator, c, runs, rate) for c, runs in own)
         reformulation.append(reformulation_row(operator, POOLED, pooled, rate))
     overall = _overall(population, groups, rate)
+    corrected = (
+        None
+        if validation is None
+        else correct(groups, validation, seed=seed, replicates=replicates, level=level)
+    )
     return AnalysisResult(
         sensitivity=sensitivity,
         bootstrap_replicates=replicates,
@@ -359,6 +373,17 @@ def analyze(
         paired=paired_rows(labels),
         overall_funnel=overall[0],
         overall_adoption=overall[1],
+        validation=None if corrected is None else corrected.info,
+        error_rates=() if corrected is None else corrected.error_rates,
+        corrected=() if corrected is None else corrected.corrected,
+        task_success=()
+        if clean is None
+        else task_success_rows(
+            population, case_set, clean, seed=seed, replicates=replicates, level=level
+        ),
+        pass_k=()
+        if clean is None
+        else pass_k_rows(every_repetition, clean, seed=seed, replicates=replicates, level=level),
     )
 
 
@@ -395,6 +420,8 @@ def analyze_all(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    validation: ValidationSample | None = None,
+    clean: CleanOutcomes | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
@@ -411,6 +438,8 @@ def analyze_all(
             seed=seed,
             replicates=replicates,
             level=level,
+            validation=validation,
+            clean=clean,
         )
         for variant in SENSITIVITIES
     }

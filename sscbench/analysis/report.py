@@ -33,10 +33,14 @@ from sscbench.analysis.answer import answer_rows
 from sscbench.analysis.arrival import arrival_report_section
 from sscbench.analysis.contract_section import TITLE as CONTRACTS_TITLE
 from sscbench.analysis.contract_section import contract_label_section
+from sscbench.analysis.correction_view import TITLE as CORRECTION_TITLE
+from sscbench.analysis.correction_view import by_key, corrected_text, correction_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
 from sscbench.analysis.quantities import POOLED
+from sscbench.analysis.reliability_section import TITLE as RELIABILITY_TITLE
+from sscbench.analysis.reliability_section import reliability_section
 from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, FunnelRow, Rate
 from sscbench.analysis.tables import (
     JSON_FILE,
@@ -290,6 +294,7 @@ def render_report(
             "absent": rate_view(row.adoption.a_absent),
             "reading": row.reading,
             "link": runs_link(base, ALL_OPERATORS, row.configuration),
+            "corrected": _corrected_cells(result, row.configuration),
         }
         for row in answer_rows(result)
     ]
@@ -329,6 +334,24 @@ def render_report(
     return page(f"SSCBench report — {result.sensitivity}", body)
 
 
+def _corrected_cells(result: AnalysisResult, configuration: str) -> dict[str, str] | None:
+    """The answer table's corrected line per stratum (None without a validation sample)."""
+    rows = by_key(result)
+    if result.validation is None:
+        return None
+    return {
+        s: corrected_text(rows[(ALL_OPERATORS, configuration, s)])
+        for s in ("before", "after", "absent")
+        if (ALL_OPERATORS, configuration, s) in rows
+    }
+
+
+def correction_sections(result: AnalysisResult) -> list[Section]:
+    """The corrected adoption and the labeller's error rates (or the note that nothing
+    was corrected)."""
+    return [Section("corrected", CORRECTION_TITLE, Markup(correction_section(result)))]
+
+
 def trajectories_page(viewer_html: str) -> str:
     """The viewer's index as a standalone page (when there are too many runs to embed)."""
     body = render("trajectories.html.j2", report_file=REPORT_FILE, viewer=Markup(viewer_html))
@@ -336,11 +359,19 @@ def trajectories_page(viewer_html: str) -> str:
 
 
 def _sections(
-    labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path
+    labels: Sequence[RunLabels],
+    run_root: Path,
+    seed: int,
+    out_dir: Path,
+    result: AnalysisResult | None = None,
 ) -> list[Section]:
-    """The sections only some run sets have: observation-contract labels (Expiry and
-    Transport runs) and the arrival intervention (its arms' runs)."""
+    """The sections only some run sets have: task success and pass^k (an analysis given
+    the clean runs), observation-contract labels (Expiry and Transport runs) and the
+    arrival intervention (its arms' runs)."""
     out = []
+    reliability = "" if result is None else reliability_section(result, COLLAPSE_ROWS)
+    if reliability:
+        out.append(Section("task-success", RELIABILITY_TITLE, Markup(reliability)))
     contracts = contract_label_section(labels)
     if contracts:
         out.append(Section("contracts", CONTRACTS_TITLE, Markup(contracts)))
@@ -466,7 +497,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
-        _sections(labels, run_root, result.seed, out_dir),
+        [*correction_sections(result), *_sections(labels, run_root, result.seed, out_dir, result)],
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(
