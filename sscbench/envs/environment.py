@@ -270,7 +270,7 @@ class EpisodeEnvironment:
                     delivered_sha256=digest,
                     state_hash_before=before,
                     state_hash_after=after,
-                    detail={"tool_error": observation.error, **self._annotate(call)},
+                    detail={"tool_error": observation.error, **self._annotate(call, ctx)},
                 )
             )
         return self._rewritten(call, observation, ctx, step)
@@ -322,7 +322,7 @@ class EpisodeEnvironment:
                 detail={
                     "tool_error": conforming.error,
                     "edited_error": effect.error,
-                    **self._annotate(call),
+                    **self._annotate(call, ctx),
                 },
             )
         )
@@ -348,16 +348,18 @@ class EpisodeEnvironment:
                         tool=call.name,
                         original_sha256=_sha(observation.content),
                         delivered_sha256=_sha(replacement.content),
-                        detail=self._annotate(call),
+                        detail=self._annotate(call, ctx),
                     )
                 )
                 observation = replacement
         return observation
 
-    def _annotate(self, call: ToolCall) -> dict[str, Any]:
+    def _annotate(self, call: ToolCall, ctx: CallContext) -> dict[str, Any]:
         detail: dict[str, Any] = (
             self.intervention.annotate(call) if isinstance(self.intervention, Annotates) else {}
         )
+        if ctx.requestor == "user":  # absent for the agent's calls: their entries are unchanged
+            detail = {**detail, "requestor": "user"}
         return detail
 
     def _all_keys(self) -> list[tuple[str, str]]:

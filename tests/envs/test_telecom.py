@@ -140,6 +140,7 @@ def test_suppressed_device_write_leaves_both_databases_unchanged() -> None:
     assert not obs.error
     assert env.state_hash() == before
     assert [r.kind for r in env.intervention_log] == ["write_suppressed"]
+    assert env.intervention_log[0].detail["requestor"] == "user"
     # the toolkits follow the restored state: a second, unsuppressed toggle really toggles
     env.intervention = None
     env.execute(ToolCall(id="u1", name=action.name, arguments={}), 1, requestor="user")
