@@ -33,6 +33,7 @@ from dataclasses import replace
 from sscbench.analysis.correction import ValidationSample, correct
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.paired import paired_rows
+from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
     SENSITIVITIES,
     STRATA,
@@ -57,6 +58,7 @@ from sscbench.analysis.results import (
     StanceRow,
     StanceStratumRow,
 )
+from sscbench.analysis.task_success import CleanOutcomes, task_success_rows
 from sscbench.cases.caseset import CaseSet
 from sscbench.reconstruct.labels import RunLabels
 
@@ -300,6 +302,7 @@ def analyze(
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
     validation: ValidationSample | None = None,
+    clean: CleanOutcomes | None = None,
 ) -> AnalysisResult:
     """Every §7 table for one population variant of a run set.
 
@@ -310,6 +313,9 @@ def analyze(
     out of the schedule (reported beside the funnel). ``seed`` fixes every bootstrap
     interval; ``replicates`` is B. ``validation`` (reference labels of some runs) adds the
     reconstructor's error rates and adoption corrected for them (:mod:`.correction`).
+    ``clean`` (the clean runs' graded outcomes,
+    :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
+    fault and pass^k; without it those tables are left out.
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
@@ -370,6 +376,14 @@ def analyze(
         validation=None if corrected is None else corrected.info,
         error_rates=() if corrected is None else corrected.error_rates,
         corrected=() if corrected is None else corrected.corrected,
+        task_success=()
+        if clean is None
+        else task_success_rows(
+            population, case_set, clean, seed=seed, replicates=replicates, level=level
+        ),
+        pass_k=()
+        if clean is None
+        else pass_k_rows(every_repetition, clean, seed=seed, replicates=replicates, level=level),
     )
 
 
@@ -407,6 +421,7 @@ def analyze_all(
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
     validation: ValidationSample | None = None,
+    clean: CleanOutcomes | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
@@ -424,6 +439,7 @@ def analyze_all(
             replicates=replicates,
             level=level,
             validation=validation,
+            clean=clean,
         )
         for variant in SENSITIVITIES
     }

@@ -39,6 +39,8 @@ from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
 from sscbench.analysis.quantities import POOLED
+from sscbench.analysis.reliability_section import TITLE as RELIABILITY_TITLE
+from sscbench.analysis.reliability_section import reliability_section
 from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, FunnelRow, Rate
 from sscbench.analysis.tables import (
     JSON_FILE,
@@ -357,11 +359,19 @@ def trajectories_page(viewer_html: str) -> str:
 
 
 def _sections(
-    labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path
+    labels: Sequence[RunLabels],
+    run_root: Path,
+    seed: int,
+    out_dir: Path,
+    result: AnalysisResult | None = None,
 ) -> list[Section]:
-    """The sections only some run sets have: observation-contract labels (Expiry and
-    Transport runs) and the arrival intervention (its arms' runs)."""
+    """The sections only some run sets have: task success and pass^k (an analysis given
+    the clean runs), observation-contract labels (Expiry and Transport runs) and the
+    arrival intervention (its arms' runs)."""
     out = []
+    reliability = "" if result is None else reliability_section(result, COLLAPSE_ROWS)
+    if reliability:
+        out.append(Section("task-success", RELIABILITY_TITLE, Markup(reliability)))
     contracts = contract_label_section(labels)
     if contracts:
         out.append(Section("contracts", CONTRACTS_TITLE, Markup(contracts)))
@@ -487,7 +497,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
-        [*correction_sections(result), *_sections(labels, run_root, result.seed, out_dir)],
+        [*correction_sections(result), *_sections(labels, run_root, result.seed, out_dir, result)],
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

@@ -182,6 +182,53 @@ class PairedRow(_Row):
     adopted_variant_only: int
 
 
+class TaskSuccessRow(_Row):
+    """τ²'s task reward (1 solved, 0 not) under fault beside the same task's clean run.
+
+    The runs are the triggered, adoptable runs of the population whose success was graded
+    (:mod:`sscbench.analysis.task_success`). ``fault`` is their success; ``pairs`` those
+    with a clean run of the same configuration and task, on which ``fault_paired``,
+    ``clean`` and the paired ``difference`` (faulted − clean) are computed. The splits
+    are the faulted success of every such run, by adoption and by arrival stratum."""
+
+    operator: str
+    configuration: str
+    fault: Rate
+    pairs: int
+    unpaired: int
+    """Runs with no clean run of their configuration and task (left out of the pairing)."""
+    fault_paired: Rate
+    clean: Rate
+    difference: float | None
+    difference_interval: Interval
+    fault_adopted: Rate
+    fault_not_adopted: Rate
+    fault_before: Rate
+    fault_after: Rate
+    fault_absent: Rate
+
+
+class PassKRow(_Row):
+    """τ²'s pass^k: the chance that k trials of one unit all succeed, averaged over units
+    with at least k trials (the unbiased estimator C(c, k) / C(n, k) per unit).
+
+    ``clean`` rows: a unit is a task of one configuration, trials its clean runs' seeds;
+    ``fault`` rows: a unit is a case, trials its triggered repetitions with a graded
+    success. ``adoption_k`` rows (metric ``no_adoption``): the chance that all k
+    repetitions of a case avoid adoption, C(n − a, k) / C(n, k) over repetitions with a
+    decided ``A``."""
+
+    metric: Literal["success", "no_adoption"]
+    condition: Literal["clean", "fault"]
+    operator: str
+    configuration: str
+    k: int
+    units: int
+    clusters: int
+    value: float | None
+    interval: Interval
+
+
 ALL_OPERATORS = "all operators"
 """The operator of the per-configuration rows that pool every operator's runs."""
 
@@ -209,6 +256,11 @@ class AnalysisResult(_Row, DerivedDocument):
     noise: tuple[NoiseRow, ...]
     paired: tuple[PairedRow, ...] = ()
     """Paired interface checks (empty when the run set has none)."""
+    task_success: tuple[TaskSuccessRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """Task success under fault beside the clean runs (optional: absent from files written
+    before it existed, and left out when empty)."""
+    pass_k: tuple[PassKRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """pass^k of clean and faulted runs and adoption^k (optional, as ``task_success``)."""
     overall_funnel: tuple[FunnelRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     overall_adoption: tuple[AdoptionRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     """Per configuration, every operator's runs pooled (operator :data:`ALL_OPERATORS`):

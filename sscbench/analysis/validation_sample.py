@@ -8,12 +8,17 @@ in for that reference (and is always named as such).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sscbench.analysis.correction import ValidationSample
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.review.agreement import Reference
+
+if TYPE_CHECKING:
+    from sscbench.reconstruct.validate import GroundTruth
+    from sscbench.records.ledger import Ledger
 
 
 def _pair(ref: Reference) -> tuple[str, str]:
@@ -44,16 +49,25 @@ def from_review(review_dir: Path) -> ValidationSample:
     )
 
 
-def from_truth(rundir: Path, labels: Sequence[RunLabels]) -> ValidationSample:
+def from_truth(
+    rundir: Path,
+    labels: Sequence[RunLabels],
+    runs: Sequence[tuple[Path, Ledger]] | None = None,
+    truths: Mapping[Path, GroundTruth | None] | None = None,
+) -> ValidationSample:
     """The scripted agents' private ground truth of every triggered run under ``rundir``,
-    standing in for the adjudicated reference."""
+    standing in for the adjudicated reference (``runs`` and ``truths``: the parsed ledgers
+    and their ground truths, when the caller already has them — each ledger is parsed once)."""
     from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import truth_references
     from sscbench.reconstruct.validate import ground_truths
 
-    runs = ledgers([rundir])
+    if runs is None:
+        runs = ledgers([rundir])
     by_id = {label.run_id: label for label in labels}
-    references = truth_references(runs, by_id, ground_truths(runs))
+    if truths is None:
+        truths = ground_truths(runs)
+    references = truth_references(runs, by_id, truths)
     return from_references(
         "truth",
         "scripted ground truth standing in for the adjudicated reference",

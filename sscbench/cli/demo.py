@@ -73,13 +73,16 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.analysis.correction_view import correction_table, error_rate_table
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
+    from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.analysis.terminal import summary_table
+    from sscbench.analysis.terminal_reliability import reliability_tables
     from sscbench.analysis.validation_sample import from_truth
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
+    from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import validate_against_truth
-    from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.label import label_ledger
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
@@ -90,9 +93,11 @@ def handle(args: argparse.Namespace) -> int:
     seeds = range(args.seeds)
     controls = control_tasks(case_set, CONTROLS_PER_OPERATOR)
     clean_dir = args.out.with_name(f"{args.out.name}-clean")
+    baseline_dir = args.out.with_name(f"{args.out.name}-clean-agents")
+    baseline = _baseline(case_set, seeds)
     local = _with_local_model(case_set, seeds, args.out) if args.local_model else None
     scheduled = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds)
-    total = (scheduled if local is None else len(local[1])) + len(controls)
+    total = (scheduled if local is None else len(local[1])) + len(controls) + len(baseline[1])
     started = time.perf_counter()
     failed = executed = 0
     with Progress(
@@ -120,16 +125,26 @@ def handle(args: argparse.Namespace) -> int:
         else:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
+        run_experiment(baseline[0], baseline_dir, runs=baseline[1], on_record=done)
     heartbeat.phase("labelling the runs (reconstruction)")
-    labels = label_dir(args.out)
-    write_labels(args.out / LABELS_FILE, labels, args.out)
+    # Each ledger is parsed once, here; labelling, the oracles and the report take it.
+    runs = ledgers([args.out])
+    labels = [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
+    hashes = {d.relative_to(args.out).as_posix(): ledger.sha256 for d, ledger in runs}
+    write_labels(args.out / LABELS_FILE, labels, args.out, hashes)
     out = make_console()
     heartbeat.phase("validating against the scripted truth, analysing, writing the report")
     with console.status("validating against the scripted truth, analysing, writing the report"):
-        validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
+        validation = validate_against_truth(
+            args.out, [clean_dir], labels, args.out / EVAL_DIR, runs=runs
+        )
         # The scripted truth stands in for a review's adjudicated reference (and says so).
-        result = analyze(labels, case_set, validation=from_truth(args.out, labels))
-        files = write_report(result, labels, args.out, args.out / "report")
+        sample = from_truth(args.out, labels, runs=runs, truths=validation.truths)
+        result = analyze(
+            labels, case_set, validation=sample, clean=read_clean_outcomes([baseline_dir])
+        )
+        by_id = {ledger.header.run_id: ledger for _, ledger in runs}
+        files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
     out.print(
         summary_table(
             result,
@@ -139,20 +154,36 @@ def handle(args: argparse.Namespace) -> int:
     )
     out.print(correction_table(result, skip_uncorrected=True))
     out.print(error_rate_table(result))
-    agreement, runs = validate_dir(args.out, labels, validation.truths)
+    for table in reliability_tables(result):
+        out.print(table)
+    agreement, compared = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
-    out.print(f"reconstruction vs scripted ground truth ({runs} runs):\n  {checks}")
+    out.print(f"reconstruction vs scripted ground truth ({compared} runs):\n  {checks}")
     _truth_tables(out, validation)
     ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(
         f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls) in "
         f"{time.perf_counter() - started:.1f} s\n"
-        f"  ledgers:  {args.out} (clean controls: {clean_dir})\n"
+        f"  ledgers:  {args.out} (clean controls: {clean_dir}; every agent's clean runs: "
+        f"{baseline_dir})\n"
         f"  labels:   {args.out / LABELS_FILE}\n"
         f"  report:   {files.report_path}\n"
         f"  oracles:  {args.out / EVAL_DIR} (verdicts and scores)"
     )
     return 1 if failed or agreement.mismatches else 0
+
+
+def _baseline(case_set: CaseSet, seeds: range) -> tuple[Experiment, list[ScheduledRun]]:
+    """Every demo agent, every seed, without a fault, on the task of every case: the clean
+    side of task success under fault and of pass^k (its own directory, so the oracle
+    validation keeps its clean-control pairings)."""
+    from sscbench.experiments.inline import clean_runs, command_line_experiment
+
+    experiment = command_line_experiment(
+        "clean tasks of every agent", [(agent, {}) for agent in DEMO_AGENTS], seeds=seeds
+    )
+    tasks = dict.fromkeys((c.contract.domain, c.contract.task_id) for c in case_set.cases)
+    return experiment, clean_runs(experiment, list(tasks))
 
 
 def _with_local_model(

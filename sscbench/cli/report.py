@@ -64,6 +64,16 @@ def register(sub: Any) -> None:
         "ground truth standing in for it)",
     )
     p.add_argument(
+        "--clean",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another directory of clean runs to pair the faulted runs with, for task "
+        "success under fault and pass^k (RUNDIR's own clean runs are always read; "
+        "repeatable; sscbench demo keeps them in OUT-clean-agents)",
+    )
+    p.add_argument(
         "--viewer",
         choices=("auto", "embed", "link"),
         default="auto",
@@ -103,13 +113,20 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 "the analysis.json a previous `sscbench report` wrote"
             ) from None
     from sscbench.analysis.quantities import analyze
+    from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.cases.caseset import load_case_set
+
+    for extra in args.clean:
+        if not extra.is_dir():
+            raise ConfigError(f"--clean {extra}: not a directory of runs")
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", TruncatedLineWarning)
         schedule = read_schedule(args.rundir / SCHEDULE_FILE)
-    for warning in caught:  # a crash cut the last line: say so in one line, carry on
-        print(f"warning: {warning.message}", file=sys.stderr)
+        clean = read_clean_outcomes([args.rundir, *args.clean])
+    # a crash cut the last line: say so in one line (once per file), carry on
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        print(f"warning: {message}", file=sys.stderr)
     sample = _validation(args, labels)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", AnalysisWarning)
@@ -125,6 +142,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 first_seeds=schedule.first_seeds if schedule else None,
                 gated=schedule.gated if schedule else (),
                 validation=sample,
+                clean=clean or None,
             )
 
         if args.executor[0] == "ray":

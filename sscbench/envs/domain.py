@@ -73,6 +73,17 @@ def _load(name: str) -> Domain:
     )
 
 
+def bare_toolkit(name: str) -> Any:
+    """The domain's τ² toolkit on no database: the tools' kinds and schemas are
+    class-level, so a reader that only asks those (reconstruction) skips the 25–190 ms
+    database and task load."""
+    if name not in _TAU2_NAMES:
+        domain = load_domain(name)  # an unknown name is one clear ConfigError there
+        return domain.toolkit_class(domain.base_db)
+    prepare_tau2()
+    return getattr(import_module(f"tau2.domains.{name}.tools"), _TAU2_NAMES[name][1])(None)
+
+
 @shared_cache
 def load_domain(name: str) -> Domain:
     """Load (once per process) and return the named τ² domain."""

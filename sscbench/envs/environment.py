@@ -19,7 +19,7 @@ from typing import Any
 
 from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
 from sscbench.envs.clock import VirtualClock
-from sscbench.envs.domain import Domain, load_domain
+from sscbench.envs.domain import Domain, bare_toolkit, load_domain
 from sscbench.envs.footprint import write_footprint
 from sscbench.envs.intervention import (
     Annotates,
@@ -41,8 +41,7 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 @cache
 def tool_kinds(domain_name: str) -> dict[str, str]:
     """Map each agent tool of the domain to τ²'s kind: read, write, think or generic."""
-    domain = load_domain(domain_name)
-    toolkit = domain.toolkit_class(domain.base_db)
+    toolkit = bare_toolkit(domain_name)
     return {name: toolkit.tool_type(name).value for name in toolkit.tools}
 
 
@@ -50,8 +49,7 @@ def tool_kinds(domain_name: str) -> dict[str, str]:
 def tool_parameters(domain_name: str) -> dict[str, frozenset[str]]:
     """Map each agent tool of the domain to the names of the arguments it takes (its τ²
     schema's properties): what a contract's ``match`` may name."""
-    domain = load_domain(domain_name)
-    toolkit = domain.toolkit_class(domain.base_db)
+    toolkit = bare_toolkit(domain_name)
     return {
         name: frozenset(tool.openai_schema["function"]["parameters"].get("properties", {}))
         for name, tool in toolkit.get_tools().items()

@@ -1,0 +1,107 @@
+"""Task success under fault and pass^k on the terminal: the report's numbers, pooled over
+operators per configuration (the per-operator rows are in ``analysis.json`` and the report)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+
+from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, Interval, PassKRow, Rate
+from sscbench.terminal import compact_table
+
+
+def share(rate: Rate) -> str:
+    """``0.42`` over ``12/52`` (two short lines), or ``–`` on 0/0."""
+    if rate.value is None:
+        return "–"
+    return f"{rate.value:.2f}\n{rate.numerator}/{rate.denominator}"
+
+
+def signed(value: float | None, interval: Interval) -> str:
+    """``-0.25 [-0.40, -0.10]``, or ``–`` with no pairs."""
+    if value is None:
+        return "–"
+    if interval.low is None or interval.high is None:
+        return f"{value:+.2f}"
+    return f"{value:+.2f}\n[{interval.low:+.2f}, {interval.high:+.2f}]"
+
+
+def task_success_table(result: AnalysisResult) -> Table | None:
+    """Per configuration, every operator pooled: clean and faulted success on the pairs,
+    their difference, and faulted success by adoption and by arrival stratum."""
+    rows = [r for r in result.task_success if r.operator == ALL_OPERATORS]
+    if not rows:
+        return None
+    table = compact_table(
+        "task success (τ² reward) under fault beside the same task's clean run, every "
+        "operator pooled;\nfaulted success by adoption and by arrival stratum",
+        (
+            "configuration",
+            "pairs",
+            "clean",
+            "fault",
+            "fault − clean",
+            "adopted",
+            "not adopted",
+            "before",
+            "after",
+            "absent",
+        ),
+        left=("configuration",),
+    )
+    for row in rows:
+        table.add_row(
+            row.configuration,
+            str(row.pairs),
+            share(row.clean),
+            share(row.fault_paired),
+            signed(row.difference, row.difference_interval),
+            share(row.fault_adopted),
+            share(row.fault_not_adopted),
+            share(row.fault_before),
+            share(row.fault_after),
+            share(row.fault_absent),
+        )
+    return table
+
+
+def _cell(row: PassKRow | None) -> str:
+    if row is None or row.value is None:
+        return "–"
+    low, high = row.interval.low, row.interval.high
+    ci = "" if low is None or high is None else f" [{low:.2f}, {high:.2f}]"
+    return f"{row.value:.2f}\n{ci.strip()}"
+
+
+def pass_k_table(result: AnalysisResult) -> Table | None:
+    """Per configuration: pass^k clean and under fault, and adoption^k, for each k."""
+    pooled = [r for r in result.pass_k if r.operator == ALL_OPERATORS]
+    if not pooled:
+        return None
+    ks = sorted({r.k for r in pooled})
+    index: dict[tuple[str, str, str, int], PassKRow] = {
+        (r.metric, r.condition, r.configuration, r.k): r for r in pooled
+    }
+    columns = ["configuration"]
+    for label in ("clean pass^", "fault pass^", "adoption^"):
+        columns += [f"{label}{k}" for k in ks]
+    table = compact_table(
+        "trial reliability, every operator pooled: pass^k (all k trials solved) and\n"
+        "adoption^k (all k repetitions avoid adoption), 95% intervals",
+        columns,
+        left=("configuration",),
+    )
+    for configuration in sorted({r.configuration for r in pooled}):
+        cells = [configuration]
+        for metric, condition in (
+            ("success", "clean"),
+            ("success", "fault"),
+            ("no_adoption", "fault"),
+        ):
+            cells += [_cell(index.get((metric, condition, configuration, k))) for k in ks]
+        table.add_row(*cells)
+    return table
+
+
+def reliability_tables(result: AnalysisResult) -> list[Table]:
+    """The tables this result has (none when it was analysed without clean outcomes)."""
+    return [t for t in (task_success_table(result), pass_k_table(result)) if t is not None]

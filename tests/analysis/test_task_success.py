@@ -1,0 +1,253 @@
+"""Task success under fault, pass^k and adoption^k on hand-built labels with hand-computed
+answers.
+
+Operator write_effect, configuration A, one cluster and one task per case:
+
+| case | seed | success | A | Z_S | clean twin |
+|---|---|---|---|---|---|
+| c1 | 0 | 0 | 1 | before | t1 s0: 1 |
+| c2 | 0 | 1 | 0 | after | t2 s0: 1 |
+| c3 | 0 | 0 | 0 | absent | t3 s1 only: 0 (no s0 run: the smallest seed) |
+| c4 | 0 | 0 | 1 | before | none (unpaired) |
+| c1 | 1 | 1 | 0 | before | (r1: pass^k and adoption^k only) |
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sscbench.analysis.passk import mean_with_interval, unbiased_pass_k
+from sscbench.analysis.quantities import analyze
+from sscbench.analysis.reliability_section import reliability_section
+from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult
+from sscbench.analysis.task_success import clean_twin, paired_difference, read_clean_outcomes
+from sscbench.analysis.terminal_reliability import reliability_tables
+from sscbench.cases.caseset import Case, CaseEntry, CaseSet, Manifest
+from sscbench.reconstruct.label import arrival_class
+from sscbench.reconstruct.labels import EventTime, RunLabels
+
+
+def _entry(case_id: str, task_id: str) -> CaseEntry:
+    return CaseEntry(
+        case_id=case_id,
+        operator="write_effect",
+        domain="airline",
+        task_id=task_id,
+        cluster=f"res-{case_id}",
+        control=False,
+        relevance=None,
+        contract="c.json",
+        contract_sha256="0",
+        witness="w.json",
+        witness_sha256="0",
+    )
+
+
+def _case_set() -> CaseSet:
+    entries = [_entry(f"c{i}", f"t{i}") for i in range(1, 5)]
+    manifest = Manifest(
+        name="hand-built",
+        version="0",
+        sscbench_version="0",
+        tau2_version="0",
+        data_sha256={},
+        operators={},
+        sampling={},
+        counts={},
+        cases=tuple(entries),
+    )
+    cases: Any = tuple(Case(entry=e, contract=None, witness=None) for e in entries)  # type: ignore[arg-type]
+    return CaseSet(root=Path("/nonexistent"), manifest=manifest, cases=cases)
+
+
+def _time(step: int | None) -> EventTime:
+    if step is None:
+        return EventTime(status="never", reason="t")
+    return EventTime(status="found", step=step, reason="t", evidence=(step,))
+
+
+def lab(case: str, seed: int, *, success: bool, adopted: bool, t_e: int | None) -> RunLabels:
+    e, s = _time(t_e), _time(5)
+    return RunLabels(
+        run_id=f"{case}-A-s{seed}",
+        case_id=case,
+        operator="write_effect",
+        control=False,
+        agent="A",
+        seed=seed,
+        finished=True,
+        success=success,
+        triggered=True,
+        triggered_reason="t",
+        t_f=_time(2),
+        t_e=e,
+        t_s=s,
+        t_u=_time(5) if adopted else _time(None),
+        adopted=adopted,
+        adopted_reason="t",
+        z_s=arrival_class(e, s),
+        y_end=None,
+    )
+
+
+LABELS = [
+    lab("c1", 0, success=False, adopted=True, t_e=3),
+    lab("c2", 0, success=True, adopted=False, t_e=8),
+    lab("c3", 0, success=False, adopted=False, t_e=None),
+    lab("c4", 0, success=False, adopted=True, t_e=3),
+    lab("c1", 1, success=True, adopted=False, t_e=3),
+]
+CLEAN = {
+    ("A", "airline", "t1"): {0: True},
+    ("A", "airline", "t2"): {0: True},
+    ("A", "airline", "t3"): {1: False},
+}
+
+
+@pytest.fixture(scope="module")
+def result() -> AnalysisResult:
+    return analyze(LABELS, _case_set(), clean=CLEAN, replicates=200)
+
+
+def test_task_success_pairs_each_faulted_run_with_its_clean_task(result: AnalysisResult) -> None:
+    (row,) = [r for r in result.task_success if r.operator == "write_effect"]
+    assert (row.fault.numerator, row.fault.denominator) == (1, 4)
+    assert (row.pairs, row.unpaired) == (3, 1)
+    assert (row.clean.numerator, row.clean.denominator) == (2, 3)
+    assert (row.fault_paired.numerator, row.fault_paired.denominator) == (1, 3)
+    assert row.difference == pytest.approx(-1 / 3)
+    low, high = row.difference_interval.low, row.difference_interval.high
+    assert low is not None and high is not None and -1.0 <= low <= -1 / 3 <= high <= 0.0
+
+
+def test_task_success_splits_by_adoption_and_arrival(result: AnalysisResult) -> None:
+    (row,) = [r for r in result.task_success if r.operator == "write_effect"]
+    counts = {
+        name: (rate.numerator, rate.denominator)
+        for name, rate in (
+            ("adopted", row.fault_adopted),
+            ("not adopted", row.fault_not_adopted),
+            ("before", row.fault_before),
+            ("after", row.fault_after),
+            ("absent", row.fault_absent),
+        )
+    }
+    assert counts == {
+        "adopted": (0, 2),
+        "not adopted": (1, 2),
+        "before": (0, 2),
+        "after": (1, 1),
+        "absent": (0, 1),
+    }
+    pooled = [r for r in result.task_success if r.operator == ALL_OPERATORS]
+    assert [r.pairs for r in pooled] == [3]
+
+
+def test_clean_twin_prefers_the_same_seed_else_the_smallest() -> None:
+    seeds = {("A", "airline", "t"): {2: False, 1: True, 3: False}}
+    assert clean_twin(seeds, ("A", "airline", "t"), 2) is False
+    assert clean_twin(seeds, ("A", "airline", "t"), 0) is True
+    assert clean_twin(seeds, ("B", "airline", "t"), 0) is None
+
+
+def test_paired_difference_interval_resamples_clusters() -> None:
+    value, interval = paired_difference([("a", -1), ("a", -1), ("b", 0)], seed=0, key="k")
+    assert value == pytest.approx(-2 / 3)
+    # Cluster a is resampled whole: a replicate is −1 (a, a), −2/3 (a, b) or 0 (b, b).
+    assert interval.low == pytest.approx(-1.0) and interval.high == pytest.approx(0.0)
+    assert paired_difference([], seed=0, key="k")[0] is None
+
+
+def test_unbiased_pass_k_is_the_share_of_all_solved_k_subsets() -> None:
+    assert unbiased_pass_k(3, 2, 1) == pytest.approx(2 / 3)
+    assert unbiased_pass_k(3, 2, 2) == pytest.approx(1 / 3)  # {ab} of {ab, ac, bc}
+    assert unbiased_pass_k(4, 4, 3) == 1.0
+    assert unbiased_pass_k(4, 2, 3) == 0.0
+    with pytest.raises(ValueError):
+        unbiased_pass_k(2, 1, 3)
+
+
+def test_pass_k_rows(result: AnalysisResult) -> None:
+    def value(metric: str, condition: str, operator: str, k: int) -> tuple[float | None, int]:
+        (row,) = [
+            r
+            for r in result.pass_k
+            if (r.metric, r.condition, r.operator, r.k) == (metric, condition, operator, k)
+        ]
+        return row.value, row.units
+
+    # Clean: three tasks of one trial each.
+    assert value("success", "clean", ALL_OPERATORS, 1) == (pytest.approx(2 / 3), 3)
+    # Under fault: c1 has two trials (0 then 1), c2–c4 one each.
+    assert value("success", "fault", "write_effect", 1) == (pytest.approx((0.5 + 1) / 4), 4)
+    assert value("success", "fault", "write_effect", 2) == (0.0, 1)
+    # adoption^k: c1 adopted once in two repetitions, c2 and c3 never, c4 always.
+    assert value("no_adoption", "fault", "write_effect", 1) == (pytest.approx(2.5 / 4), 4)
+    assert value("no_adoption", "fault", "write_effect", 2) == (0.0, 1)
+
+
+def test_mean_interval_covers_the_mean() -> None:
+    value, clusters, interval = mean_with_interval(
+        [("a", 1.0), ("b", 0.0), ("c", 0.5)], seed=0, key="k", replicates=500
+    )
+    assert value == pytest.approx(0.5) and clusters == 3
+    assert interval.low is not None and interval.high is not None
+    assert 0.0 <= interval.low < 0.5 < interval.high <= 1.0
+
+
+def test_read_clean_outcomes_takes_the_latest_observed_record(tmp_path: Path) -> None:
+    def record(case: str, seed: int, success: bool | None, state: str = "observed") -> str:
+        domain, task = case.removeprefix("clean:").split("+")[0].split("/")
+        return json.dumps(
+            {
+                "kind": "run",
+                "key": {"case": case, "seed": seed, "repetition": 0},
+                "condition": "clean",
+                "configuration": "A",
+                "domain": domain,
+                "task_id": task,
+                "state": state,
+                "success": success,
+            }
+        )
+
+    lines = [
+        json.dumps({"kind": "session"}),
+        record("clean:airline/1", 0, False),
+        record("clean:airline/1", 0, True),  # a later session's record wins
+        record("clean:airline/2", 0, None, state="missing"),
+        record("clean:airline/3+read_back_hint", 0, True),  # an interface variant
+    ]
+    (tmp_path / "schedule.jsonl").write_text("\n".join(lines) + "\n")
+    assert read_clean_outcomes([tmp_path, tmp_path / "absent"]) == {
+        ("A", "airline", "1"): {0: True}
+    }
+
+
+def test_without_clean_outcomes_the_file_is_unchanged(result: AnalysisResult) -> None:
+    plain = analyze(LABELS, _case_set(), replicates=200)
+    data = json.loads(plain.model_dump_json())
+    assert "task_success" not in data and "pass_k" not in data
+    full = json.loads(result.model_dump_json())
+    assert full["task_success"] and full["pass_k"]
+    assert AnalysisResult.model_validate_json(result.model_dump_json()) == result
+    assert reliability_section(plain) == "" and reliability_tables(plain) == []
+
+
+def test_section_and_tables_escape_and_show_the_rows(result: AnalysisResult) -> None:
+    hostile = result.model_copy(
+        update={
+            "task_success": tuple(
+                r.model_copy(update={"configuration": "<script>x</script>"})
+                for r in result.task_success
+            )
+        }
+    )
+    html = reliability_section(hostile)
+    assert "<script>x" not in html and "&lt;script&gt;x" in html
+    assert "−0.33" in html or "-0.33" in html
+    assert len(reliability_tables(result)) == 2
