@@ -72,6 +72,10 @@ METHOD = (
     "Wilson interval at the effective sample size"
 )
 
+NOT_RANDOM = (
+    "the review took the least confident runs, not a random sample; a correction would be biased"
+)
+
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
@@ -266,6 +270,9 @@ class ValidationSample:
     description: str
     references: Mapping[str, tuple[str, str]]
     """run id → (reference arrival class, reference adoption ``yes``/``no``/``undecidable``)."""
+    random: bool = True
+    """False for a sample not drawn at random within its strata (``review export --order
+    confidence``): its reference shares would be biased, so nothing is corrected with it."""
 
 
 @dataclass(frozen=True)
@@ -503,6 +510,8 @@ def correct(
     for op in operators:
         runs = [r for (o, _), rs in universe.items() if o == op for r in rs]
         v = _operator(runs, refs)
+        if not sample.random and v.problem is None and v.pairs:
+            v.problem = NOT_RANDOM
         errors.append(_error_row(op, v))
         point = totals(v.design)
         reps = total_replicates(v.design, rate_rng(seed, f"correction:{op}"), replicates)

@@ -49,6 +49,14 @@ def register(sub: Any) -> None:
         help="draw the quotas of a `review plan` (per operator, configuration and automatic "
         "cell) instead of --sample",
     )
+    exp.add_argument(
+        "--order",
+        choices=("strata", "confidence"),
+        default="strata",
+        help="strata: round-robin over (operator, configuration, arrival class), at random "
+        "(default); confidence: the N least confident adoption labels first (finds errors; "
+        "not a validation sample for the corrected figures)",
+    )
     exp.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     exp.add_argument("--out", type=Path, required=True, help="new review directory")
     exp.add_argument(
@@ -117,6 +125,8 @@ def handle_export(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     if (args.sample is None) == (args.plan is None):
         raise ConfigError("give --sample N or --plan PLAN.json (one of them)")
+    if args.plan is not None and args.order != "strata":
+        raise ConfigError("--order confidence takes --sample N, not a --plan")
     plan = None
     if args.plan is not None:
         from sscbench.review.plan import read_plan
@@ -128,6 +138,7 @@ def handle_export(args: argparse.Namespace) -> int:
         args.sample if plan is None else plan.total,
         args.seed,
         plan=plan,
+        order=args.order,
         include_controls=args.include_controls,
         calibration=args.calibration,
         reviewers=_names(args.reviewers),

@@ -212,3 +212,12 @@ def test_the_correction_is_seeded() -> None:
     a = _analyze(list(truth), refs)
     b = _analyze(list(truth), refs)
     assert a.model_dump_json() == b.model_dump_json()
+
+
+def test_a_sample_of_the_least_confident_runs_corrects_nothing() -> None:
+    truth = _truth()
+    refs = {lab.run_id: _ref(lab) for lab in truth}
+    sample = ValidationSample("review", "least confident", refs, random=False)
+    result = analyze(list(truth), _case_set(), validation=sample, replicates=50)
+    assert result.corrected and all(r.status == "too_small" for r in result.corrected)
+    assert all(r.warning and "not a random sample" in r.warning for r in result.corrected)

@@ -112,3 +112,38 @@ def test_cli_plan_then_export_draws_it(review_runs: Path, tmp_path: Path) -> Non
     (tmp_path / "bad.json").write_text("{}")
     with pytest.raises(ConfigError, match="not a review plan"):
         cli(*args[:3], "--plan", str(tmp_path / "bad.json"), "--out", str(tmp_path / "y"))
+
+
+def test_export_by_confidence_takes_the_least_confident(review_runs: Path, tmp_path: Path) -> None:
+    from sscbench.reconstruct.confidence import label_confidence
+    from sscbench.reconstruct.labels import read_labels
+    from sscbench.review.sample import eligible
+
+    out = tmp_path / "c"
+    args = ("review", "export", str(review_runs), "--sample", "6", "--order", "confidence")
+    assert cli(*args, "--calibration", "0", "--out", str(out)) == 0
+    chosen = {e.run_id for e in read_key(out).values()}
+    labels = [
+        x for x in read_labels(review_runs / "labels.jsonl") if eligible(x, include_controls=False)
+    ]
+
+    def value(x: RunLabels) -> float:
+        conf = label_confidence(x)
+        return 0.0 if conf is None else conf.value
+
+    worst_taken = max(value(x) for x in labels if x.run_id in chosen)
+    best_left = min(value(x) for x in labels if x.run_id not in chosen)
+    assert len(chosen) == 6 and worst_taken <= best_left
+    assert json.loads((out / "export.json").read_text())["order"] == "confidence"
+    with pytest.raises(ConfigError, match="not a --plan"):
+        cli(
+            "review",
+            "export",
+            str(review_runs),
+            "--plan",
+            "x.json",
+            "--order",
+            "confidence",
+            "--out",
+            str(tmp_path / "z"),
+        )
