@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +148,52 @@ def test_export_by_confidence_takes_the_least_confident(review_runs: Path, tmp_p
             "--out",
             str(tmp_path / "z"),
         )
+
+
+def test_report_validation_reads_a_reviewed_directory(review_runs: Path, tmp_path: Path) -> None:
+    """A planned review whose three reviewers agree with the reconstructor everywhere but
+    on one adopted run: the error rates count that run, the correction uses it."""
+    from sscbench.analysis.quantities import analyze
+    from sscbench.analysis.validation_sample import from_review
+    from sscbench.cases.caseset import load_case_set
+    from sscbench.reconstruct.labels import read_labels
+    from sscbench.review.labels import Mark, ReviewLabel, append_label
+
+    path = tmp_path / "plan.json"
+    assert cli("review", "plan", str(review_runs), "--half-width", "0.2", "--out", str(path)) == 0
+    out = tmp_path / "r"
+    args = ("review", "export", str(review_runs), "--plan", str(path), "--seed", "3")
+    assert cli(*args, "--calibration", "0", "--out", str(out)) == 0
+    labels = {x.run_id: x for x in read_labels(review_runs / "labels.jsonl")}
+
+    def mark(event: Any) -> Mark:
+        return Mark(status=event.status, step=event.step if event.status == "found" else None)
+
+    flipped = None
+    for packet, entry in sorted(read_key(out).items()):
+        auto = labels[entry.run_id]
+        adopted = "undecidable" if auto.adopted is None else ("yes" if auto.adopted else "no")
+        t_u = mark(auto.t_u)
+        if flipped is None and adopted == "yes" and auto.t_u.status == "found":
+            flipped, adopted, t_u = entry.run_id, "no", Mark(status="never")
+        for reviewer in ("A", "B", "C"):
+            append_label(
+                out,
+                ReviewLabel(
+                    packet_id=packet,
+                    reviewer=reviewer,
+                    t_e=mark(auto.t_e),
+                    t_s=mark(auto.t_s),
+                    t_u=t_u,
+                    adopted=adopted,  # type: ignore[arg-type]
+                ),
+            )
+    assert flipped is not None
+    sample = from_review(out)
+    assert sample.random and sample.references[flipped][1] == "no"
+    result = analyze(list(labels.values()), load_case_set(None), validation=sample, replicates=50)
+    assert result.validation is not None and result.validation.validated == len(sample.references)
+    op = labels[flipped].operator
+    row = next(r for r in result.error_rates if r.operator == op)
+    assert row.sensitivity.numerator == row.sensitivity.denominator  # no reference-yes missed
+    assert row.specificity.numerator == row.specificity.denominator - 1  # the flipped run
