@@ -524,7 +524,8 @@ def correct(
                 estimate = (point[g], reps[:, g], k)
             else:  # no triggered adoptable run: nothing to estimate
                 estimate = (np.zeros(CELLS), np.zeros((replicates, CELLS)), [0, 0, 0])
-            rows.extend(_rows(op, conf, own, estimate, n_validated, v.problem, level))
+            problem = None if v.problem is None else f"{op}: {v.problem}"
+            rows.extend(_rows(op, conf, own, estimate, n_validated, problem, level))
             pooled[conf].append(estimate)
             if v.problem is not None and pooled_problem.get(conf) is None:
                 pooled_problem[conf] = f"{op}: {v.problem}"
