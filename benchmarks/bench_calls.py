@@ -69,7 +69,13 @@ class Acc:
         self.copies += copies
 
 
-P1_ROWS = (*KINDS, "airline", "retail", "all")
+P1_ROWS = (
+    *KINDS,
+    "airline",
+    "retail",
+    "all",
+    *(f"{d}_{k}" for d in DOMAINS for k in ("read", "write")),
+)
 SPLIT_ROWS = ("write", "write_cow", "write_rest")
 
 
@@ -152,6 +158,8 @@ def p1_task(
             continue
         accs[kind].add(t_ours, t_raw)
         accs[domain].add(t_ours, t_raw)
+        if kind != "generic":
+            accs[f"{domain}_{kind}"].add(t_ours, t_raw)
         accs["all"].add(t_ours, t_raw)
     return mismatches
 

@@ -53,6 +53,7 @@ class Config:
     p3_native_stride: int
     p3_native_block: int
     p3_native_nogc: bool
+    p8_rounds: int
     profile: bool
 
 
@@ -62,12 +63,12 @@ def make_config(quick: bool, profile: bool) -> Config:
         return Config(
             mode="quick", p1_rounds=1, p1_split_rounds=1, p1_warmup_tasks=3, p1_task_stride=2,
             p2_reps=2, p2_open_reps=100, p3_native_rounds=1, p3_native_stride=5,
-            p3_native_block=5, p3_native_nogc=False, profile=profile,
+            p3_native_block=5, p3_native_nogc=False, p8_rounds=2, profile=profile,
         )  # fmt: skip
     return Config(
         mode="full", p1_rounds=4, p1_split_rounds=1, p1_warmup_tasks=5, p1_task_stride=1,
         p2_reps=5, p2_open_reps=300, p3_native_rounds=2, p3_native_stride=1,
-        p3_native_block=5, p3_native_nogc=True, profile=profile,
+        p3_native_block=5, p3_native_nogc=True, p8_rounds=10, profile=profile,
     )  # fmt: skip
 
 

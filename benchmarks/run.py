@@ -9,6 +9,9 @@
 * **P3** offline episodes per second per core: ``run_episode`` with ``scripted:gold`` /
   ``scripted:careful`` and the scripted user (ledger writing and grading included) vs a
   τ²-native loop (env from pickle, gold actions through ``get_response``, ``get_db_hash``).
+* **P8** our ``scripted:gold`` episode per domain vs a *fair* τ²-native loop (τ²'s own
+  environment, base database reused with copy on access, gold actions, our final-state
+  verdict); ``--fair-only`` runs just this one.
 
 Run ``python benchmarks/run.py [--quick] [--profile] [--out PATH]``; it prints markdown tables and
 writes ``benchmarks/results.json``. See ``benchmarks/README.md``.
@@ -33,8 +36,9 @@ from typing import Any
 from bench_calls import run_p1
 from bench_common import HERE, machine_info, make_config, perf, speed_index
 from bench_episodes import run_p2, run_p3
+from bench_fair import run_p8
 from bench_profiling import run_profiles
-from bench_report import evaluate_targets, render
+from bench_report import evaluate_targets, render, render_p8
 
 DEFAULT_OUT = HERE / "results.json"
 
@@ -48,12 +52,31 @@ def main(argv: list[str] | None = None) -> int:
         help="also cProfile P1 writes and the P3 loops (full runs do it on any missed target)",
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="results JSON path")
+    parser.add_argument(
+        "--fair-only", action="store_true", help="only P8 (ours vs the fair τ²-native loop)"
+    )
+    parser.add_argument(
+        "--scratch",
+        type=Path,
+        default=None,
+        help="where P8 writes its run directories (default: the system temp directory)",
+    )
     args = parser.parse_args(argv)
     cfg = make_config(args.quick, args.profile)
     t_start = perf()
     results: dict[str, Any] = {"mode": cfg.mode, "config": cfg.__dict__.copy()}
     results["machine"] = machine_info()
     print(f"[bench] {cfg.mode} run on nproc={results['machine']['nproc']}", file=sys.stderr)
+
+    if args.fair_only:
+        results["p8"] = run_p8(cfg.p8_rounds, args.scratch)
+        results["machine"]["loadavg_end"] = list(os.getloadavg())
+        results["machine"]["speed_index_ms_end"] = speed_index()
+        results["elapsed_s"] = perf() - t_start
+        print(render_p8(results))
+        args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+        print(f"\n[bench] wrote {args.out}", file=sys.stderr)
+        return 0
 
     results["p2"], blobs = run_p2(cfg)
     print(f"[bench] P2 done at {perf() - t_start:.0f} s", file=sys.stderr)
@@ -62,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"[bench] P1 done at {perf() - t_start:.0f} s", file=sys.stderr)
     results["p3"] = run_p3(cfg, blobs["airline"])
     print(f"[bench] P3 done at {perf() - t_start:.0f} s", file=sys.stderr)
+    results["p8"] = run_p8(cfg.p8_rounds, args.scratch)
+    print(f"[bench] P8 done at {perf() - t_start:.0f} s", file=sys.stderr)
 
     results["targets"] = evaluate_targets(results)
     missed = any(not t["met"] for t in results["targets"])

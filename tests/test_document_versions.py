@@ -30,7 +30,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "comparison": ComparisonRecord,
     "manifest": Manifest,
 }
-CURRENT = {"analysis": 3, "scores": 1, "comparison": 1, "manifest": 2}
+CURRENT = {"analysis": 4, "scores": 1, "comparison": 1, "manifest": 2}
 FROZEN = sorted(p.stem for p in DOCUMENTS.glob("*.json"))
 
 

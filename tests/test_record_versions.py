@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from sscbench.agents.scripted.truth import FactConflict, FactUse
@@ -21,8 +23,9 @@ from sscbench.experiments.status import RunRecord, SessionRecord
 from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.llm.records import ProviderCall
 from sscbench.reconstruct.labels import RunLabels
+from sscbench.records.events import RECORD_ADAPTER, AgentToolCall, ToolObservation
 from sscbench.records.hidden import StateCheck
-from sscbench.records.ledger import dump_line
+from sscbench.records.ledger import dump_line, dump_line_reference
 
 FIXTURES = Path(__file__).parent / "fixtures" / "records"
 BY_KIND: dict[str, dict[str, type[BaseModel]]] = {
@@ -84,3 +87,67 @@ def test_version_1_is_written_without_the_field() -> None:
     adapter = TypeAdapter(StateCheck)
     check = StateCheck(final_state_hash=None, calls_executed=0, owned_entities=[])
     assert "schema_version" not in adapter.dump_python(check)
+
+
+# --------------------------------------------------------------------------- the writer's bytes
+FIXTURE_ROOT = Path(__file__).parent / "fixtures"
+RECORD_KINDS = {kind: model for kinds in BY_KIND.values() for kind, model in kinds.items()}
+
+
+def _as_record(obj: dict[str, Any]) -> BaseModel | None:
+    """The record a fixture line holds (ledger, hidden, truth, provider, status, labels)."""
+    if obj.get("kind") in RECORD_KINDS:
+        return RECORD_KINDS[obj["kind"]].model_validate(obj)
+    for parse in (RECORD_ADAPTER.validate_python, RunLabels.model_validate):
+        try:
+            record: BaseModel = parse(obj)
+            return record
+        except ValidationError:
+            continue
+    return None
+
+
+def test_the_fast_writer_writes_the_reference_bytes_for_every_frozen_fixture() -> None:
+    """``dump_line`` (pydantic's JSON) equals the standard library's JSON of the dump on every
+    record of every fixture: every ledger schema version, hidden logs, truth, status, labels."""
+    checked = 0
+    for path in sorted(FIXTURE_ROOT.rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            obj = json.loads(line)
+            record = _as_record(obj) if isinstance(obj, dict) else None
+            if record is None:
+                continue
+            checked += 1
+            assert dump_line(record) == dump_line_reference(record), f"{path}: {line[:120]}"
+    assert checked > 5000  # every schema version's ledgers and every record file
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.sampled_from([1e-5, 1.5e-7, 1e-4, 1e16, 1e21, 5e-324, -0.0, 0.1 + 0.2])
+    | st.text(alphabet=st.characters(codec="utf-8")),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(arguments=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4), content=st.text())
+def test_the_fast_writer_matches_the_reference_on_any_payload(
+    arguments: dict[str, Any], content: str
+) -> None:
+    for record in (
+        AgentToolCall(ts=0.5, step=1, turn=1, call_id="c", name="t", arguments=arguments),
+        ToolObservation(ts=1e-6, step=2, turn=2, call_id="c", content=content, error=False),
+    ):
+        assert dump_line(record) == dump_line_reference(record)
+
+
+def test_a_lone_surrogate_takes_the_reference_path() -> None:
+    record = ToolObservation(ts=1.0, step=0, turn=0, call_id="c", content="a\ud800", error=False)
+    assert dump_line(record) == dump_line_reference(record)

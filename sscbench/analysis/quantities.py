@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from sscbench.agents.mitigations import mitigation_names
+from sscbench.analysis.correction import ValidationSample, correct
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.mitigation import mitigation_rows
 from sscbench.analysis.paired import paired_rows
@@ -302,6 +303,7 @@ def analyze(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
     steps: Mapping[str, int] | None = None,
 ) -> AnalysisResult:
@@ -312,7 +314,9 @@ def analyze(
     asked for, so unrecorded runs count as missing; ``first_seeds`` names r0's seed per
     configuration (the primary repetition); ``gated`` lists the faulted runs gating kept
     out of the schedule (reported beside the funnel). ``seed`` fixes every bootstrap
-    interval; ``replicates`` is B. ``clean`` (the clean runs' graded outcomes,
+    interval; ``replicates`` is B. ``validation`` (reference labels of some runs) adds the
+    reconstructor's error rates and adoption corrected for them (:mod:`.correction`).
+    ``clean`` (the clean runs' graded outcomes,
     :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
     fault and pass^k; without it those tables are left out. Configurations named
     ``BASE+MITIGATION`` are compared with their base (:mod:`.mitigation`; ``steps``, each
@@ -351,6 +355,11 @@ def analyze(
         reformulation.extend(reformulation_row(operator, c, runs, rate) for c, runs in own)
         reformulation.append(reformulation_row(operator, POOLED, pooled, rate))
     overall = _overall(population, groups, rate)
+    corrected = (
+        None
+        if validation is None
+        else correct(groups, validation, seed=seed, replicates=replicates, level=level)
+    )
     return AnalysisResult(
         sensitivity=sensitivity,
         bootstrap_replicates=replicates,
@@ -369,6 +378,9 @@ def analyze(
         paired=paired_rows(labels),
         overall_funnel=overall[0],
         overall_adoption=overall[1],
+        validation=None if corrected is None else corrected.info,
+        error_rates=() if corrected is None else corrected.error_rates,
+        corrected=() if corrected is None else corrected.corrected,
         task_success=()
         if clean is None
         else task_success_rows(
@@ -422,6 +434,7 @@ def analyze_all(
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
+    validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
     steps: Mapping[str, int] | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
@@ -440,6 +453,7 @@ def analyze_all(
             seed=seed,
             replicates=replicates,
             level=level,
+            validation=validation,
             clean=clean,
             steps=steps,
         )

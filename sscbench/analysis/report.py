@@ -33,6 +33,8 @@ from sscbench.analysis.answer import answer_rows
 from sscbench.analysis.arrival import arrival_report_section
 from sscbench.analysis.contract_section import TITLE as CONTRACTS_TITLE
 from sscbench.analysis.contract_section import contract_label_section
+from sscbench.analysis.correction_view import TITLE as CORRECTION_TITLE
+from sscbench.analysis.correction_view import by_key, corrected_text, correction_section
 from sscbench.analysis.figures import FIGURES, data_uri, render_all
 from sscbench.analysis.methods_text import HOW_TO_READ, METHODS
 from sscbench.analysis.page import content_security_policy, page
@@ -292,6 +294,7 @@ def render_report(
             "absent": rate_view(row.adoption.a_absent),
             "reading": row.reading,
             "link": runs_link(base, ALL_OPERATORS, row.configuration),
+            "corrected": _corrected_cells(result, row.configuration),
         }
         for row in answer_rows(result)
     ]
@@ -329,6 +332,24 @@ def render_report(
         trajectories_file=TRAJECTORIES_FILE,
     )
     return page(f"SSCBench report — {result.sensitivity}", body)
+
+
+def _corrected_cells(result: AnalysisResult, configuration: str) -> dict[str, str] | None:
+    """The answer table's corrected line per stratum (None without a validation sample)."""
+    rows = by_key(result)
+    if result.validation is None:
+        return None
+    return {
+        s: corrected_text(rows[(ALL_OPERATORS, configuration, s)])
+        for s in ("before", "after", "absent")
+        if (ALL_OPERATORS, configuration, s) in rows
+    }
+
+
+def correction_sections(result: AnalysisResult) -> list[Section]:
+    """The corrected adoption and the labeller's error rates (or the note that nothing
+    was corrected)."""
+    return [Section("corrected", CORRECTION_TITLE, Markup(correction_section(result)))]
 
 
 def trajectories_page(viewer_html: str) -> str:
@@ -476,7 +497,7 @@ def _write_report_into(
         problems,
         streamed.models,
         validation_section(run_root),
-        _sections(labels, run_root, result.seed, out_dir, result),
+        [*correction_sections(result), *_sections(labels, run_root, result.seed, out_dir, result)],
     )
     _write(out_dir / REPORT_FILE, html)
     return ReportFiles(

@@ -11,9 +11,12 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sscbench.analysis.correction_records import CorrectedRow, ErrorRateRow, ValidationInfo
 from sscbench.records.versioning import DerivedDocument
 
-ANALYSIS_SCHEMA_VERSION = 3
+ANALYSIS_SCHEMA_VERSION = 4
+"""4: the validation sample, the reconstructor's error rates and the corrected adoption
+(``validation``, ``error_rates``, ``corrected``)."""
 
 
 class _Row(BaseModel):
@@ -297,3 +300,11 @@ class AnalysisResult(_Row, DerivedDocument):
     the report's first answer. Intervals resample each operator's entity clusters apart.
     Absent from files written before they existed (left out when empty, so such a file
     reads and writes back unchanged)."""
+    validation: ValidationInfo | None = Field(default=None, exclude_if=lambda v: v is None)
+    """The validation sample the correction used (None: none was given, nothing corrected)."""
+    error_rates: tuple[ErrorRateRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """The reconstructor's error per operator, measured on the validation sample."""
+    corrected: tuple[CorrectedRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """Adoption per arrival stratum corrected for that error, beside the uncorrected figure:
+    per operator × configuration and per configuration with every operator pooled. The
+    three are left out of the file when no validation sample was given."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from sscbench.analysis.results import AnalysisResult, Rate
+from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, Rate
 from sscbench.analysis.tables import rate_text
 from sscbench.reconstruct.summary import KEY_COLUMNS, titled_table
 from sscbench.terminal import compact_table
@@ -87,21 +87,28 @@ def answer_table(result: AnalysisResult) -> Table | None:
         ("configuration", "triggered/decidable", "P", "before", "after", "absent"),
         left=("configuration",),
     )
+    from sscbench.analysis.correction_view import by_key, corrected_text
+
+    corrected = by_key(result)
     for row in rows:
+        cells = []
+        for stratum, rate in zip(
+            ("before", "after", "absent"),
+            (row.adoption.a_before, row.adoption.a_after, row.adoption.a_absent),
+            strict=True,
+        ):
+            fixed = corrected.get((ALL_OPERATORS, row.configuration, stratum))
+            cells.append(_stacked(rate) + ("" if fixed is None else f"\n{corrected_text(fixed)}"))
         table.add_row(
-            row.configuration,
-            f"{row.triggered}/{row.decidable}",
-            str(row.population),
-            *(
-                _stacked(rate)
-                for rate in (row.adoption.a_before, row.adoption.a_after, row.adoption.a_absent)
-            ),
+            row.configuration, f"{row.triggered}/{row.decidable}", str(row.population), *cells
         )
     return table
 
 
 def answer_readings(result: AnalysisResult) -> list[str]:
-    """The one-sentence readings under the answer table."""
+    """The one-sentence readings under the answer table, then which validation sample the
+    corrected figures used (or that nothing was corrected)."""
     from sscbench.analysis.answer import answer_rows
+    from sscbench.analysis.correction_view import validation_line
 
-    return [row.reading for row in answer_rows(result)]
+    return [row.reading for row in answer_rows(result)] + [validation_line(result)]

@@ -74,17 +74,20 @@ def handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench import heartbeat
+    from sscbench.analysis.correction_view import correction_table, error_rate_table
     from sscbench.analysis.mitigation import mitigation_rows, read_run_steps
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.analysis.terminal import summary_table
     from sscbench.analysis.terminal_reliability import reliability_tables
+    from sscbench.analysis.validation_sample import from_truth
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
+    from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import validate_against_truth
-    from sscbench.reconstruct.label import label_dir
+    from sscbench.reconstruct.label import label_dir, label_ledger
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
@@ -133,13 +136,22 @@ def handle(args: argparse.Namespace) -> int:
         run_experiment(baseline[0], baseline_dir, runs=baseline[1], on_record=done)
         run_experiment(mitigated[0], mitigation_dir, runs=mitigated[1], on_record=done)
     heartbeat.phase("labelling the runs (reconstruction)")
-    labels = label_dir(args.out)
-    write_labels(args.out / LABELS_FILE, labels, args.out)
+    # Each ledger is parsed once, here; labelling, the oracles and the report take it.
+    runs = ledgers([args.out])
+    labels = [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
+    hashes = {d.relative_to(args.out).as_posix(): ledger.sha256 for d, ledger in runs}
+    write_labels(args.out / LABELS_FILE, labels, args.out, hashes)
     out = make_console()
     heartbeat.phase("validating against the scripted truth, analysing, writing the report")
     with console.status("validating against the scripted truth, analysing, writing the report"):
-        validation = validate_against_truth(args.out, [clean_dir], labels, args.out / EVAL_DIR)
-        result = analyze(labels, case_set, clean=read_clean_outcomes([baseline_dir]))
+        validation = validate_against_truth(
+            args.out, [clean_dir], labels, args.out / EVAL_DIR, runs=runs
+        )
+        # The scripted truth stands in for a review's adjudicated reference (and says so).
+        sample = from_truth(args.out, labels, runs=runs, truths=validation.truths)
+        result = analyze(
+            labels, case_set, validation=sample, clean=read_clean_outcomes([baseline_dir])
+        )
         result = result.model_copy(
             update={
                 "mitigations": mitigation_rows(
@@ -150,7 +162,8 @@ def handle(args: argparse.Namespace) -> int:
                 )
             }
         )
-        files = write_report(result, labels, args.out, args.out / "report")
+        by_id = {ledger.header.run_id: ledger for _, ledger in runs}
+        files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
     out.print(
         summary_table(
             result,
@@ -158,11 +171,13 @@ def handle(args: argparse.Namespace) -> int:
             f"{len(seeds)} repetitions",
         )
     )
+    out.print(correction_table(result, skip_uncorrected=True))
+    out.print(error_rate_table(result))
     for table in reliability_tables(result):
         out.print(table)
-    agreement, runs = validate_dir(args.out, labels, validation.truths)
+    agreement, compared = validate_dir(args.out, labels, validation.truths)
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
-    out.print(f"reconstruction vs scripted ground truth ({runs} runs):\n  {checks}")
+    out.print(f"reconstruction vs scripted ground truth ({compared} runs):\n  {checks}")
     _truth_tables(out, validation)
     ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(

@@ -20,6 +20,7 @@ from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError, OutputError
 
 if TYPE_CHECKING:
+    from sscbench.analysis.correction import ValidationSample
     from sscbench.analysis.results import AnalysisResult
     from sscbench.reconstruct.labels import RunLabels
 
@@ -55,6 +56,13 @@ def register(sub: Any) -> None:
         help="population variant (default: primary)",
     )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default: 0)")
+    p.add_argument(
+        "--validation",
+        metavar="REVIEWDIR|truth",
+        help="correct adoption for the reconstructor's error, measured on a validation "
+        "sample: a review directory's adjudicated reference, or `truth` (scripted agents' "
+        "ground truth standing in for it)",
+    )
     p.add_argument(
         "--clean",
         type=Path,
@@ -121,6 +129,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     # a crash cut the last line: say so in one line (once per file), carry on
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
+    sample = _validation(args, labels)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always", AnalysisWarning)
         case_set = load_case_set(args.cases)
@@ -134,6 +143,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 schedule=schedule.runs if schedule else None,
                 first_seeds=schedule.first_seeds if schedule else None,
                 gated=schedule.gated if schedule else (),
+                validation=sample,
                 clean=clean or None,
                 steps=steps,
             )
@@ -147,6 +157,23 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     for message in dict.fromkeys(str(w.message) for w in said):  # one line each, once
         print(f"warning: {message}", file=sys.stderr)
     return result
+
+
+def _validation(args: argparse.Namespace, labels: list[RunLabels]) -> ValidationSample | None:
+    """The validation sample ``--validation`` names (None when not given)."""
+    from sscbench.analysis.validation_sample import from_review, from_truth
+
+    if args.validation is None:
+        return None
+    if args.validation == "truth":
+        return from_truth(args.rundir, labels)
+    review = Path(args.validation)
+    if not review.is_dir():
+        raise ConfigError(
+            f"--validation {review}: not a directory; give a review directory from "
+            "`sscbench review export` (labelled and agreed) or `truth`"
+        )
+    return from_review(review)
 
 
 def _print_answer(result: AnalysisResult) -> None:

@@ -11,10 +11,13 @@ have been adopted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
 from sscbench.reconstruct.label import fault_step, label_run
+from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.episode import HIDDEN_FILE
 
 
@@ -27,6 +30,14 @@ class ReconstructorOracle:
 
     name = "reconstructor"
 
+    def __init__(self) -> None:
+        self._known: Mapping[str, RunLabels] = {}
+
+    def reuse(self, labels: Mapping[str, RunLabels]) -> None:
+        """Take the labels (by run id) the calling command already reconstructed with the
+        operators' rules, instead of labelling those runs a second time."""
+        self._known = labels
+
     def judge(self, trajectory: Trajectory) -> Verdict:
         """``A`` and ``T_U`` from the reconstruction."""
         if trajectory.clean:
@@ -34,7 +45,7 @@ class ReconstructorOracle:
             if step is None or not _confirmed_deliveries(trajectory):
                 return Verdict(adopted=False, reason="no fault delivery (intervention log)")
             return Verdict(adopted=None, reason=f"a clean run's log shows a fault at {step}")
-        labels = label_run(trajectory.run_dir)
+        labels = self._known.get(trajectory.ledger.header.run_id) or label_run(trajectory.run_dir)
         if labels.triggered is False:
             return Verdict(adopted=False, reason="not triggered: " + labels.triggered_reason)
         t_u = labels.t_u.step if labels.t_u.status == "found" else None

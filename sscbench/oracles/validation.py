@@ -28,6 +28,7 @@ from rich.table import Table
 from sscbench.oracles.base import make_oracle, oracle_names, oracle_setting
 from sscbench.oracles.dataset import Item, clean_items, ledgers, truth_items, truth_z_s
 from sscbench.oracles.evaluate import OracleResult, run_oracle, write_results
+from sscbench.oracles.reconstructor import ReconstructorOracle
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, ground_truths, truth_of
 from sscbench.records.ledger import Ledger
@@ -139,26 +140,38 @@ def truth_references(
 
 
 def validate_against_truth(
-    rundir: Path, clean_dirs: Sequence[Path], labels: Sequence[RunLabels], out: Path
+    rundir: Path,
+    clean_dirs: Sequence[Path],
+    labels: Sequence[RunLabels],
+    out: Path,
+    runs: Sequence[tuple[Path, Ledger]] | None = None,
 ) -> TruthValidation:
     """Compare the automatic labels and score the offline oracles; write the oracle
-    verdicts and scores under ``out`` (as ``oracles evaluate`` does)."""
+    verdicts and scores under ``out`` (as ``oracles evaluate`` does).
+
+    ``labels`` are the rule-based labels of ``rundir``'s runs (the reconstructor oracle
+    takes them rather than labelling again); ``runs``: its (run directory, ledger) pairs
+    when the caller has already parsed them."""
     by_id = {label.run_id: label for label in labels}
-    runs = ledgers([rundir])  # each ledger read, and each ground truth derived, once
+    if runs is None:
+        runs = ledgers([rundir])  # each ledger read, and each ground truth derived, once
     truths = ground_truths(runs)
     comparison = compare_with_reference(truth_references(runs, by_id, truths), by_id)
     out.mkdir(parents=True, exist_ok=True)
     record = comparison_record("truth", comparison)
     (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
     faulted = truth_items(runs, by_id, truths)
-    items = faulted + clean_items(runs + ledgers(clean_dirs), faulted)
+    items = faulted + clean_items([*runs, *ledgers(clean_dirs)], faulted)
     results, not_run = [], []
     for name in oracle_names():
         setting = oracle_setting(name)
         if setting.calls != "offline":
             not_run.append(name)
             continue
-        results.append(run_oracle(name, make_oracle(name), items, setting=setting))
+        oracle = make_oracle(name)
+        if isinstance(oracle, ReconstructorOracle):
+            oracle.reuse(by_id)
+        results.append(run_oracle(name, oracle, items, setting=setting))
     write_results(out, items, results)
     return TruthValidation(record, results, items, not_run, truths)
 

@@ -202,7 +202,14 @@ def adoption(uses: list[Use], t_u: EventTime) -> tuple[bool | None, str]:
 def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
     """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
     or by ``classifier`` when given)."""
-    ledger = read_ledger(run_dir / LEDGER_FILE)
+    return label_ledger(run_dir, read_ledger(run_dir / LEDGER_FILE), classifier)
+
+
+def label_ledger(
+    run_dir: Path, ledger: Ledger, classifier: EventClassifier | None = None
+) -> RunLabels:
+    """:func:`label_run` on the run's already parsed ledger (a command that needs the
+    ledger for more than labelling parses it once)."""
     contract = ledger_contract(ledger)
     if contract is None:
         return _clean(ledger)

@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,13 +70,22 @@ def _atomic_write(path: Path, lines: Iterable[str]) -> None:
         raise
 
 
-def write_labels(path: Path, labels: Sequence[RunLabels], root: Path) -> None:
+def write_labels(
+    path: Path,
+    labels: Sequence[RunLabels],
+    root: Path,
+    hashes: Mapping[str, str] | None = None,
+) -> None:
     """Write ``labels.jsonl`` whole (a temporary sibling renamed over it), then its run-set
     record. In that order, a crash between the two leaves a record that no longer matches
-    the labels, which reads as stale (safe), never the reverse."""
-    hashes = ledger_hashes(root)  # before writing: the runs the labels were computed from
+    the labels, which reads as stale (safe), never the reverse.
+
+    ``hashes``: the :func:`ledger_hashes` of the very bytes the labels were computed from,
+    when the caller parsed them (so the ledgers are not read again)."""
+    if hashes is None:
+        hashes = ledger_hashes(root)  # before writing: the runs the labels were computed from
     _atomic_write(path, (label.model_dump_json() + "\n" for label in labels))
-    record = {"schema_version": SCHEMA, "labels_sha256": _sha256(path), "ledgers": hashes}
+    record = {"schema_version": SCHEMA, "labels_sha256": _sha256(path), "ledgers": dict(hashes)}
     _atomic_write(run_set_path(path), [json.dumps(record, indent=0, sort_keys=True) + "\n"])
 
 

@@ -14,6 +14,7 @@ words between, not fixed sentences; each is documented in ``docs/reconstruction.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from sscbench.reconstruct.values import fold
@@ -208,6 +209,7 @@ possible", "it's impossible to change"): a consequence the agent draws from the 
 doubt about it — it is removed before looking for doubt."""
 
 
+@lru_cache(maxsize=1 << 14)  # pure on the text; asked again for every value it mentions
 def doubts(low: str) -> bool:
     """Whether folded text doubts or contradicts what it is about (an action said to be
     impossible is not doubt)."""

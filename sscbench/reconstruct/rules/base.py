@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from sscbench.envs.environment import tool_kinds
@@ -94,7 +95,12 @@ class RunView:
 
 def record_phrase(unit: Unit) -> re.Match[str] | None:
     """The explicit "<path> of <entity> <id> is <value>" form, if the unit is one."""
-    return RECORD_PHRASE.search(unit.text)
+    return _record_phrase(unit.text)
+
+
+@lru_cache(maxsize=1 << 14)  # every rule asks it of the same units
+def _record_phrase(text: str) -> re.Match[str] | None:
+    return RECORD_PHRASE.search(text)
 
 
 def scalar_forms(value: Any) -> list[str]:
@@ -228,10 +234,9 @@ class GenericRules(UseRules):
         target = c.target.entity_id
         lexicon: dict[str, set[str]] = {target: {target}}
         key = f"{c.target.entity_type}_id"
-        for _, data in view.records(step):
-            for obj in _objects(data):
-                other = obj.get(key)
-                if isinstance(other, str) and other != target:
+        for at, data in view.records(step):
+            for other in _ids_in(view, at, data, key):
+                if other != target:
                     lexicon.setdefault(other, set()).add(other)
         leaves = self._leaves(view)
         year = _year_of(leaves)
@@ -323,14 +328,33 @@ class GenericRules(UseRules):
         return out[:1]
 
 
+def _ids_in(view: RunView, step: int, data: Any, key: str) -> list[str]:
+    """The string ``key`` values of every object in the record delivered at ``step``, in
+    order; found once per run (the model is rebuilt each time a record arrives)."""
+    note = f"ids_in:{key}:{step}"
+    found = view.notes.get(note)
+    if not isinstance(found, list):
+        found = [v for obj in _objects(data) if isinstance(v := obj.get(key), str)]
+        view.notes[note] = found
+    return found
+
+
 def _objects(data: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in ``data``, each before the ones inside it (one walk into a list, not
+    nested generators: this runs on every delivered record of every model)."""
+    out: list[dict[str, Any]] = []
+    _objects_into(data, out)
+    return iter(out)
+
+
+def _objects_into(data: Any, out: list[dict[str, Any]]) -> None:
     if isinstance(data, dict):
-        yield data
+        out.append(data)
         for v in data.values():
-            yield from _objects(v)
+            _objects_into(v, out)
     elif isinstance(data, list):
         for v in data:
-            yield from _objects(v)
+            _objects_into(v, out)
 
 
 def _year_of(leaves: list[tuple[str, Any, Any]]) -> int:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import cache, lru_cache
 from typing import Any
 
 from sscbench.envs.environment import tool_kinds
@@ -64,8 +65,7 @@ class ToolDefectRules(GenericRules):
         mentions (:mod:`~sscbench.reconstruct.rules.effect_claims`)."""
         generic = super().model(view, step)
         kinds = tool_kinds(view.contract.domain)
-        names = re.compile("|".join(re.escape(n) for n in sorted(kinds)))
-        folded_names = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
+        names, folded_names = _tool_name_patterns(view.contract.domain)
         writes = [n for n, kind in kinds.items() if kind == "write"]
         leaves = self._leaves(view)
         claim = self.claim_form(view)
@@ -163,11 +163,25 @@ def _bag_counts(
     return out
 
 
+@cache
+def _tool_name_patterns(domain: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The domain's tool names as one pattern, on the text and on folded text."""
+    kinds = tool_kinds(domain)
+    names = re.compile("|".join(re.escape(n) for n in sorted(kinds)))
+    folded_names = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
+    return names, folded_names
+
+
 def _plans_a_write(unit: Unit, names: re.Pattern[str]) -> bool:
     """Whether the unit's message plans a write and asks for the go-ahead."""
-    message = fold(unit.message)
+    return _message_plans_a_write(unit.message, names)
+
+
+@lru_cache(maxsize=1 << 12)  # asked for every unit of the message
+def _message_plans_a_write(text: str, names: re.Pattern[str]) -> bool:
+    message = fold(text)
     return CONFIRM.search(message) is not None and (
-        PLAN.search(message) is not None or names.search(unit.message) is not None
+        PLAN.search(message) is not None or names.search(text) is not None
     )
 
 

@@ -1,0 +1,76 @@
+"""The demo opens and parses each ledger once: labelling, the oracles and the report share
+one parse (they used to parse every ledger four times and label every run twice)."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sscbench import heartbeat
+from sscbench.cli.main import main
+from sscbench.records import ledger as ledger_module
+from sscbench.runs.episode import LEDGER_FILE
+
+
+@pytest.fixture(scope="module")
+def small_cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("cases") / "cases"
+    assert main(["build", "--out", str(out), "--per-operator", "1"]) == 0
+    return out
+
+
+def test_the_demo_reads_each_ledger_once(
+    small_cases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stage = ["start"]
+    opened: Counter[tuple[str, str]] = Counter()  # (stage, ledger) opened for reading
+    parsed: Counter[tuple[str, str]] = Counter()  # (stage, ledger) parsed as a ledger
+    real_phase, real_open, real_iter = heartbeat.phase, io.open, ledger_module.iter_jsonl
+
+    def phase(name: str, total: int | None = None) -> None:
+        stage[0] = name.split()[0]  # running / labelling / validating
+        real_phase(name, total)
+
+    def counting_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(file, mode, *args, **kwargs)  # a failed open is no read
+        if Path(str(file)).name == LEDGER_FILE and not any(c in mode for c in "wax+"):
+            opened[(stage[0], str(file))] += 1
+        return handle
+
+    def counting_iter(path: Path, data: bytes | None = None) -> Any:
+        if path.name == LEDGER_FILE:
+            parsed[(stage[0], str(path))] += 1
+        return real_iter(path, data)
+
+    monkeypatch.setattr(heartbeat, "phase", phase)
+    monkeypatch.setattr(io, "open", counting_open)
+    monkeypatch.setattr(ledger_module, "iter_jsonl", counting_iter)
+    out = tmp_path / "demo"
+    assert main(["demo", "--cases", str(small_cases), "--seeds", "1", "--out", str(out)]) == 0
+
+    faulted = sorted(str(p) for p in out.rglob(LEDGER_FILE))
+    clean = sorted(str(p) for p in (tmp_path / "demo-clean").rglob(LEDGER_FILE))
+    # Every agent's clean run of every case's task, for task success under fault and pass^k:
+    # their graded outcomes are read from the status file, their ledgers never again.
+    agents = sorted(str(p) for p in (tmp_path / "demo-clean-agents").rglob(LEDGER_FILE))
+    # The reference mitigations' runs, labelled once for their comparison with the main runs.
+    mitigated = sorted(str(p) for p in (tmp_path / "demo-mitigations").rglob(LEDGER_FILE))
+    assert len(faulted) > 20 and clean and agents and mitigated
+    every = dict.fromkeys(faulted + clean + mitigated, 1)
+    # Running a run reads its finished ledger once, for the digest its status line records.
+    ran = {p: n for (s, p), n in opened.items() if s == "running"}
+    assert ran == {**every, **dict.fromkeys(agents, 1)}
+    # After that, each ledger is opened and parsed once in the whole command: the runs'
+    # when labelling starts (the oracles, the labels' run-set record and the report reuse
+    # them), the clean controls' by the oracles.
+    for counts in (opened, parsed):
+        after = Counter(p for (s, p), n in counts.items() if s != "running" for _ in range(n))
+        assert dict(after) == every
+        assert {s for s, p in counts if p in faulted and s != "running"} == {"labelling"}
+        assert {s for s, p in counts if p in clean and s != "running"} == {"validating"}
+        assert {s for s, p in counts if p in mitigated and s != "running"} == {"validating"}
+    assert not [p for s, p in parsed if s == "running"]  # a fresh experiment parses none
