@@ -30,6 +30,7 @@ from sscbench.agents.base import (
     User,
     UsesDevice,
 )
+from sscbench.agents.mitigations import MitigatedAgent
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.intervention import HasHiddenRecords
@@ -179,6 +180,7 @@ def run_episode(
                     clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
                     client=client,
                     arrival=None if arrival is None else arrival.header(),
+                    mitigation=agent.mitigation.spec if isinstance(agent, MitigatedAgent) else None,
                 )
             )
             rec = _Recorder(ledger, env)
