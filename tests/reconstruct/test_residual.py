@@ -424,9 +424,7 @@ def outcome(case: Case, root: Path) -> tuple[Expect, Expect]:
 # (strict: a case that starts passing must leave this list).
 BEFORE_RULES: frozenset[str] = frozenset(
     {
-        "flag_then_truth_same_message",
         "flag_then_truth_trailing_dots",
-        "flag_then_truth_category",
         "stance_two_laptops",
     }
 )
