@@ -425,7 +425,6 @@ def outcome(case: Case, root: Path) -> tuple[Expect, Expect]:
 BEFORE_RULES: frozenset[str] = frozenset(
     {
         "flag_then_truth_trailing_dots",
-        "stance_two_laptops",
     }
 )
 
