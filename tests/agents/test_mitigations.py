@@ -173,3 +173,10 @@ def test_an_experiment_file_runs_each_configuration_behind_each_mitigation(
     mitigated = [h for h in headers if h.mitigation is not None]
     assert mitigated and all(h.configuration == "gold+read_back_after_write" for h in mitigated)
     assert main(["run", "--config", str(experiment), "--out", str(out), "--mitigation", "x"]) == 2
+
+
+def test_an_external_agent_cannot_be_mitigated() -> None:
+    with pytest.raises(ConfigError, match="external agent runs its own loop"):
+        command_line_experiment(
+            "x", [("external", {})], seeds=[0], mitigations=["verify_before_write"]
+        )
