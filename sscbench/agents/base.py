@@ -74,6 +74,30 @@ class User(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class UserTurn:
+    """One customer turn in a dual-control domain: words for the agent, or calls on the
+    customer's own device (whose answers go back to the customer, never to the agent)."""
+
+    text: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+@runtime_checkable
+class UsesDevice(Protocol):
+    """Optional capability of a user who operates their own device (telecom): the episode
+    asks for :meth:`next_user_turn` instead of ``next_message`` and hands every device
+    answer back through :meth:`device_result` before asking again."""
+
+    def next_user_turn(self, history: Sequence[VisibleEvent]) -> UserTurn:
+        """Words for the agent, or device calls to make first."""
+        ...
+
+    def device_result(self, call: ToolCall, content: str, error: bool) -> None:
+        """What the device answered to one of the customer's calls."""
+        ...
+
+
 @runtime_checkable
 class RecordsTruth(Protocol):
     """Optional capability of a participant that knows what it really did (the scripted

@@ -1,7 +1,11 @@
-"""τ² domains (airline, retail) as loaded, immutable base data shared by all episodes.
+"""τ² domains (airline, retail, telecom) as loaded, immutable base data shared by all episodes.
 
 Loading a τ² database costs 25–190 ms; SSCBench loads each domain once per process and
-hands every episode a copy-on-write view of it (:mod:`sscbench.envs.state`).
+hands every episode a copy-on-write view of it (:mod:`sscbench.envs.state`). Telecom is
+*dual-control*: besides the agent's database it has the customer's device (τ²'s user
+database, read and changed by the user's own tools), and τ²'s ``sync_tools`` keeps the two
+consistent after every call; its tasks are τ²'s ``base`` set (114 tasks), the one τ²'s
+leaderboard reports.
 """
 
 from __future__ import annotations
@@ -15,7 +19,10 @@ from sscbench.caching import shared_cache
 from sscbench.envs.tau2_runtime import prepare_tau2
 from sscbench.errors import ConfigError
 
-DOMAINS: tuple[str, ...] = ("airline", "retail")
+DOMAINS: tuple[str, ...] = ("airline", "retail", "telecom")
+
+DUAL_CONTROL: frozenset[str] = frozenset({"telecom"})
+"""Domains whose user holds tools of their own (τ²'s user database and user toolkit)."""
 
 
 @dataclass(frozen=True)
@@ -33,6 +40,16 @@ class Domain:
     tasks: tuple[Any, ...]
     splits: dict[str, list[str]]
     collections: tuple[str, ...]
+    user_base_db: Any = None
+    """The customer's device at the start of every task (dual-control domains only)."""
+    user_toolkit_class: type[Any] | None = None
+    environment_class: type[Any] | None = None
+    """τ²'s environment class, whose ``sync_tools`` SSCBench runs after every call."""
+
+    @property
+    def dual_control(self) -> bool:
+        """True when the user has tools (telecom)."""
+        return self.user_toolkit_class is not None
 
     def task(self, task_id: str) -> Any:
         """Return the τ² ``Task`` with this id or raise :class:`ConfigError`."""
@@ -49,7 +66,11 @@ class Domain:
 _TAU2_NAMES: dict[str, tuple[str, str, str]] = {
     "airline": ("FlightDB", "AirlineTools", "AIRLINE_DB_PATH"),
     "retail": ("RetailDB", "RetailTools", "RETAIL_DB_PATH"),
+    "telecom": ("TelecomDB", "TelecomTools", "TELECOM_DB_PATH"),
 }
+
+TELECOM_TASK_SET = "base"
+"""τ²'s telecom task set SSCBench runs (``full`` has 2,285 generated combinations)."""
 
 
 def _load(name: str) -> Domain:
@@ -61,6 +82,25 @@ def _load(name: str) -> Domain:
     toolkit_class = getattr(import_module(f"{package}.tools"), toolkit_name)
     db_path = getattr(import_module(f"{package}.utils"), path_name)
     env = env_mod.get_environment(db=db_class.load(db_path))
+    if name in DUAL_CONTROL:
+        base = set(env_mod.get_tasks_split()[TELECOM_TASK_SET])
+        tasks = tuple(t for t in env_mod.get_tasks(None) if t.id in base)
+        splits = {
+            split: ids for split, ids in env_mod.get_tasks_split().items() if set(ids) <= base
+        }
+        return Domain(
+            name=name,
+            base_db=env.tools.db,
+            db_class=db_class,
+            toolkit_class=toolkit_class,
+            policy=env.policy,
+            tasks=tasks,
+            splits=splits,
+            collections=tuple(db_class.model_fields),
+            user_base_db=env.user_tools.db,
+            user_toolkit_class=type(env.user_tools),
+            environment_class=type(env),
+        )
     return Domain(
         name=name,
         base_db=env.tools.db,

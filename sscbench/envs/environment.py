@@ -1,4 +1,5 @@
-"""The one choke point: every agent tool call of an episode goes through :meth:`execute`.
+"""The one choke point: every tool call of an episode goes through :meth:`execute` — the
+agent's, and in a dual-control domain (telecom) the customer's calls on their device too.
 
 :class:`EpisodeEnvironment` runs τ²'s own toolkit methods on a copy-on-write episode
 state and serialises results with τ²'s own ``Environment.to_json_str``, so a call with no
@@ -7,6 +8,11 @@ string and error flag, byte for byte; the transparency tests check every gold ac
 Exceptions raised inside τ²'s tool code become ``"Error: …"`` observations exactly as in
 τ²; an exception raised by SSCBench code (footprints, hooks) is a harness bug and
 propagates as :class:`~sscbench.errors.HarnessError`.
+
+In telecom, τ²'s own environment object is kept around the episode's two toolkits so
+that its ``sync_tools`` (line status, roaming and data usage copied to the device, a paid
+bill copied back) runs after every call exactly as in τ²'s ``get_response``, and the
+task's initial actions run through τ²'s ``run_env_function_call``.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ import copy
 import hashlib
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
 from sscbench.envs.clock import VirtualClock
@@ -30,7 +36,7 @@ from sscbench.envs.intervention import (
     InterventionRecord,
     WriteDecision,
 )
-from sscbench.envs.state import Checkpoint, EpisodeState
+from sscbench.envs.state import Checkpoint, DualState, EpisodeState
 from sscbench.envs.tau2_runtime import prepare_tau2
 from sscbench.errors import ConfigError, HarnessError
 from sscbench.records.events import VisibleEvent
@@ -43,6 +49,19 @@ def tool_kinds(domain_name: str) -> dict[str, str]:
     """Map each agent tool of the domain to τ²'s kind: read, write, think or generic."""
     toolkit = bare_toolkit(domain_name)
     return {name: toolkit.tool_type(name).value for name in toolkit.tools}
+
+
+@cache
+def user_tool_kinds(domain_name: str) -> dict[str, str]:
+    """Map each of the customer's device tools to τ²'s kind (empty unless dual-control)."""
+    domain = load_domain(domain_name)
+    if domain.user_toolkit_class is None:
+        return {}
+    toolkit = domain.user_toolkit_class(domain.user_base_db)
+    return {name: toolkit.tool_type(name).value for name in toolkit.tools}
+
+
+Requestor = Literal["assistant", "user"]
 
 
 @cache
@@ -96,12 +115,26 @@ class EpisodeEnvironment:
 
     def __init__(self, domain: Domain, intervention: Intervention | None = None) -> None:
         self.domain = domain
-        self.state = EpisodeState.fresh(domain)
+        self.state = DualState.fresh(domain) if domain.dual_control else EpisodeState.fresh(domain)
         self.toolkit = domain.toolkit_class(self.state.db)
+        self.user_toolkit: Any = None
+        self.tau2_env: Any = None
+        if isinstance(self.state, DualState) and domain.user_toolkit_class is not None:
+            self.user_toolkit = domain.user_toolkit_class(self.state.user_db)
+            assert domain.environment_class is not None
+            self.tau2_env = domain.environment_class(
+                domain_name=domain.name,
+                policy=domain.policy,
+                tools=self.toolkit,
+                user_tools=self.user_toolkit,
+            )
         self.intervention = intervention
         self.intervention_log: list[InterventionRecord] = []
         self.calls_executed = 0
+        self.calls: list[tuple[Requestor, ToolCall]] = []
+        """Every call executed, with its requestor (τ²'s ACTION reward basis reads them)."""
         self._kinds = tool_kinds(domain.name)
+        self._user_kinds = user_tool_kinds(domain.name)
         self._to_json = _to_json_str()
         self._read_only = False
         spec = intervention.clock_spec if isinstance(intervention, HasClock) else None
@@ -117,13 +150,38 @@ class EpisodeEnvironment:
     def open(
         cls, domain: str, task: Any | None = None, intervention: Intervention | None = None
     ) -> EpisodeEnvironment:
-        """Open a fresh episode of ``domain`` (for ``task``, whose initial state must be empty)."""
-        if task is not None and getattr(task, "initial_state", None) is not None:
+        """Open a fresh episode of ``domain`` for ``task``, with τ²'s initial state applied
+        (dual-control domains; airline and retail tasks declare none)."""
+        loaded = load_domain(domain)
+        initial = getattr(task, "initial_state", None)
+        if task is None or initial is None:
+            return cls(loaded, intervention)
+        if not loaded.dual_control:
             raise ConfigError(
-                f"{domain} task {task.id} declares an initial_state, which SSCBench does not "
-                "apply yet; airline and retail tasks have none"
+                f"{domain} task {task.id} declares an initial_state, which SSCBench applies "
+                "only in telecom; airline and retail tasks have none"
             )
-        return cls(load_domain(domain), intervention)
+        env = cls(loaded, intervention)
+        env._initialise(task.id, initial)
+        return env
+
+    def _initialise(self, task_id: str, initial: Any) -> None:
+        """τ²'s ``set_state`` for a task: its initialization data and actions (no faults
+        apply to them: they set the scene before the conversation starts)."""
+        if initial.message_history:
+            raise ConfigError(
+                f"{self.domain.name} task {task_id} starts with a message history, which "
+                "SSCBench does not replay; choose a task without one"
+            )
+        data = initial.initialization_data
+        if data is not None:
+            if data.agent_data is not None:
+                self.toolkit.update_db(data.agent_data)
+            if data.user_data is not None:
+                self.user_toolkit.update_db(data.user_data)
+        for action in initial.initialization_actions or []:
+            self.tau2_env.run_env_function_call(action)
+        self.tau2_env.sync_tools()
 
     def fork_for_reads(self, intervention: Intervention | None) -> EpisodeEnvironment:
         """A second view of this episode's state for read-only exploration (witness search).
@@ -135,22 +193,30 @@ class EpisodeEnvironment:
         fork.domain = self.domain
         fork.state = self.state
         fork.toolkit = self.toolkit
+        fork.user_toolkit = self.user_toolkit
+        fork.tau2_env = self.tau2_env
         fork.intervention = intervention
         fork.intervention_log = []
         fork.calls_executed = self.calls_executed
+        fork.calls = []
         fork._kinds = self._kinds
+        fork._user_kinds = self._user_kinds
         fork._to_json = self._to_json
         fork._read_only = True
         fork.clock = copy.deepcopy(self.clock)
         return fork
 
-    def execute(self, call: ToolCall, step: int) -> Observation:
-        """Run one agent tool call, applying the intervention, and return what the model sees.
+    def execute(self, call: ToolCall, step: int, requestor: Requestor = "assistant") -> Observation:
+        """Run one tool call, applying the intervention, and return what its caller sees.
 
         ``step`` is the model-visible step index the observation will carry; it is written
-        to the intervention log so that ``T_F`` is known for every run.
+        to the intervention log so that ``T_F`` is known for every run. A call with
+        ``requestor="user"`` is the customer's, on their device (dual-control domains): the
+        agent sees only what the customer then says, at that same step.
         """
-        kind = self._kinds.get(call.name)
+        if requestor == "user" and self.user_toolkit is None:
+            raise HarnessError(f"user tool call {call.name} in {self.domain.name}, which has none")
+        kind = (self._user_kinds if requestor == "user" else self._kinds).get(call.name)
         ctx = CallContext(
             domain=self.domain.name,
             tool_kind=kind,
@@ -158,8 +224,10 @@ class EpisodeEnvironment:
             call_index=self.calls_executed,
             state=self.state,
             now=None if self.clock is None else self.clock.now,
+            requestor=requestor,
         )
         self.calls_executed += 1
+        self.calls.append((requestor, call))
         decision = WriteDecision.PROCEED
         undo: tuple[Checkpoint, str] | None = None
         footprint: list[tuple[str, str]] | None = None
@@ -173,12 +241,14 @@ class EpisodeEnvironment:
                 keys = footprint if footprint is not None else self._all_keys()
                 undo = (self.state.checkpoint(keys), self.state.state_hash())
                 self.state.fork(keys)
+                self._rebind()
             else:
                 self._own(footprint)
-        observation = self._invoke(call)
+        observation = self._invoke(call, requestor=requestor)
         if undo is not None:
             saved, before = undo
             self.state.restore(saved)
+            self._rebind()
             after = self.state.state_hash()
             if after != before:
                 raise HarnessError(
@@ -200,10 +270,17 @@ class EpisodeEnvironment:
                     delivered_sha256=digest,
                     state_hash_before=before,
                     state_hash_after=after,
-                    detail={"tool_error": observation.error, **self._annotate(call)},
+                    detail={"tool_error": observation.error, **self._annotate(call, ctx)},
                 )
             )
         return self._rewritten(call, observation, ctx, step)
+
+    def _rebind(self) -> None:
+        """Point the toolkits at the state's databases again (a fork or an undo of a
+        dual-control state replaces them)."""
+        if isinstance(self.state, DualState) and self.user_toolkit is not None:
+            self.toolkit.db = self.state.db
+            self.user_toolkit.db = self.state.user_db
 
     def _own(self, footprint: list[tuple[str, str]] | None) -> None:
         if footprint is None:
@@ -245,7 +322,7 @@ class EpisodeEnvironment:
                 detail={
                     "tool_error": conforming.error,
                     "edited_error": effect.error,
-                    **self._annotate(call),
+                    **self._annotate(call, ctx),
                 },
             )
         )
@@ -271,16 +348,18 @@ class EpisodeEnvironment:
                         tool=call.name,
                         original_sha256=_sha(observation.content),
                         delivered_sha256=_sha(replacement.content),
-                        detail=self._annotate(call),
+                        detail=self._annotate(call, ctx),
                     )
                 )
                 observation = replacement
         return observation
 
-    def _annotate(self, call: ToolCall) -> dict[str, Any]:
+    def _annotate(self, call: ToolCall, ctx: CallContext) -> dict[str, Any]:
         detail: dict[str, Any] = (
             self.intervention.annotate(call) if isinstance(self.intervention, Annotates) else {}
         )
+        if ctx.requestor == "user":  # absent for the agent's calls: their entries are unchanged
+            detail = {**detail, "requestor": "user"}
         return detail
 
     def _all_keys(self) -> list[tuple[str, str]]:
@@ -288,19 +367,27 @@ class EpisodeEnvironment:
             (name, key) for name in self.domain.collections for key in self.state.collection(name)
         ]
 
-    def _invoke(self, call: ToolCall, toolkit: Any = None) -> Observation:
-        # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for an
-        # assistant requestor outside solo mode, minus the eager debug-log formatting.
+    def _invoke(
+        self, call: ToolCall, toolkit: Any = None, requestor: Requestor = "assistant"
+    ) -> Observation:
+        # Mirrors τ² Environment.get_response → make_tool_call → ToolKitBase.use_tool for
+        # either requestor outside solo mode, then sync_tools inside the same try (as τ²
+        # does), minus the eager debug-log formatting.
         error = False
         raw = call.arguments.get(RAW_ARGUMENTS)
         if isinstance(raw, str) and len(call.arguments) == 1:  # unparseable model output
             return Observation(call_id=call.id, content=arguments_error(raw), error=True)
-        if call.name not in self._kinds:
+        user = requestor == "user"
+        if call.name not in (self._user_kinds if user else self._kinds):
             return Observation(
                 call_id=call.id, content=f"Error: Tool '{call.name}' not found.", error=True
             )
+        if toolkit is None:
+            toolkit = self.user_toolkit if user else self.toolkit
         try:
-            result = getattr(toolkit or self.toolkit, call.name)(**call.arguments)
+            result = getattr(toolkit, call.name)(**call.arguments)
+            if self.tau2_env is not None:
+                self.tau2_env.sync_tools()
         except Exception as exc:  # τ² turns every tool exception into an error observation
             if _raised_by_harness(exc):
                 raise HarnessError(f"harness failure while running {call.name}: {exc!r}") from exc

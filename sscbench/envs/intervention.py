@@ -48,6 +48,9 @@ class CallContext:
     call_index: int
     state: EpisodeState
     now: float | None = None
+    requestor: Literal["assistant", "user"] = "assistant"
+    """Who made the call: the agent, or (in a dual-control domain) the customer on their
+    device, whose reading reaches the agent only through the customer's words."""
 
 
 @runtime_checkable

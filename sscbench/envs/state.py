@@ -226,3 +226,81 @@ class EpisodeState:
     def canonical_json(self) -> str:
         """The full state as canonical JSON text."""
         return canonical_json(self.snapshot())
+
+
+USER_COMPONENT = "~device"
+"""The component name of the customer's device in a dual-control state's digests."""
+
+
+@dataclass(frozen=True)
+class DualCheckpoint(Checkpoint):
+    """A whole-state checkpoint: the agent's database and the device as they were."""
+
+    db: Any = None
+    user_db: Any = None
+
+
+@dataclass
+class DualState(EpisodeState):
+    """The state of a dual-control episode: the agent's database and the customer's device.
+
+    τ²'s telecom database is about 10 kB of *lists* (plans, customers, lines, bills,
+    devices), and its tasks' initial actions and ``sync_tools`` change records no footprint
+    covers, so an episode owns a full copy of both from the start (well under a
+    millisecond), an undo restores whole copies, and every hash digests each collection
+    whole. ``owned`` names the two components.
+    """
+
+    user_db: Any = None
+
+    @classmethod
+    def fresh(cls, domain: Domain) -> DualState:
+        """Independent copies of the base database and of the base device."""
+        return cls(
+            domain=domain,
+            db=copy_entity(domain.base_db),
+            owned={("agent", "db"), ("user", "device")},
+            user_db=copy_entity(domain.user_base_db),
+        )
+
+    def own(self, key: EntityKey) -> Any:
+        """Nothing to do: the episode owns everything from the start."""
+        return None
+
+    def own_everything(self) -> None:
+        """Nothing to do: the episode owns everything from the start."""
+
+    def key_sets(self) -> dict[str, set[str]]:
+        """No keyed collections to compare (undo restores whole copies)."""
+        return {}
+
+    def checkpoint(self, keys: list[EntityKey]) -> Checkpoint:
+        """Both databases as they are; :meth:`fork` then gives the write fresh copies."""
+        return DualCheckpoint({}, frozenset(), {}, db=self.db, user_db=self.user_db)
+
+    def fork(self, keys: list[EntityKey]) -> None:
+        """Fresh copies of both databases (the caller re-points the toolkits)."""
+        self.db = copy_entity(self.db)
+        self.user_db = copy_entity(self.user_db)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        """Put back both databases (the caller re-points the toolkits)."""
+        if not isinstance(checkpoint, DualCheckpoint):
+            raise TypeError("a dual-control state restores only its own checkpoints")
+        self.db = checkpoint.db
+        self.user_db = checkpoint.user_db
+
+    def _collection_sums(self) -> dict[str, int]:
+        dumped = self.db.model_dump()
+        sums = {
+            name: _term(name, "", hashlib.sha256(canonical_json(dumped[name]).encode()).hexdigest())
+            for name in self.domain.collections
+        }
+        sums[USER_COMPONENT] = _term(USER_COMPONENT, "", entity_digest(self.user_db))
+        return sums
+
+    def snapshot(self) -> dict[str, dict[str, Any]]:
+        """Both databases as JSON-ready data, the device under its component name."""
+        dumped: dict[str, dict[str, Any]] = self.db.model_dump()
+        dumped[USER_COMPONENT] = self.user_db.model_dump()
+        return dumped

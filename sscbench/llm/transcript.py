@@ -12,7 +12,7 @@ formats (:mod:`~sscbench.llm.openai_chat`,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -67,17 +67,26 @@ def agent_transcript(history: Sequence[VisibleEvent]) -> list[Message]:
     return out
 
 
-def user_transcript(history: Sequence[VisibleEvent]) -> list[Message]:
-    """The user simulator's conversation, roles flipped, tool traffic left out.
+def user_transcript(
+    history: Sequence[VisibleEvent], device: Mapping[int, Sequence[Message]] | None = None
+) -> list[Message]:
+    """The user simulator's conversation, roles flipped, the agent's tool traffic left out.
 
     An agent message that shares its turn with tool calls went to the environment, not to
     the user (τ²'s orchestrator routes any message with tool calls to the environment).
+    ``device`` holds a dual-control customer's own tool traffic by the step of the message
+    it preceded (its calls as ``assistant`` turns, the device's answers as ``tool`` turns,
+    as τ²'s ``flip_roles`` keeps them); traffic of a step not yet spoken comes last.
     """
     tool_turns = {e.turn for e in history if isinstance(e, AgentToolCall)}
+    pending = dict(device or {})
     out: list[Message] = []
     for event in history:
         if isinstance(event, AgentMessage) and event.turn not in tool_turns:
             out.append(Message("user", event.content))
         elif isinstance(event, UserMessage):
+            out.extend(pending.pop(event.step, ()))
             out.append(Message("assistant", event.content))
+    for step in sorted(pending):
+        out.extend(pending[step])
     return out

@@ -25,12 +25,14 @@ from sscbench.agents.base import (
     LimitReached,
     RunsOutside,
     User,
+    UsesDevice,
 )
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
-from sscbench.errors import ClientError, ConfigError, ServiceError
+from sscbench.errors import ClientError, ConfigError, HarnessError, ServiceError
 from sscbench.llm.errors import EmptyReply
+from sscbench.records.device import DEVICE_FILE, DeviceCall
 from sscbench.records.events import (
     AgentMessage,
     AgentToolCall,
@@ -51,6 +53,8 @@ HIDDEN_FILE = "hidden.jsonl"
 TRUTH_FILE = "truth.jsonl"
 PROVIDER_CALLS_FILE = "provider_calls.jsonl"
 CLIENT_FILE = "client.jsonl"
+MAX_DEVICE_CALLS = 30
+"""Device calls a customer may make before saying anything (more is a broken user)."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class _Recorder:
         self.writer = writer
         self.env = env
         self.history: list[VisibleEvent] = []
+        self.device: list[DeviceCall] = []
         self.turn = 0
 
     def emit(self, event: VisibleEvent) -> None:
@@ -213,6 +218,10 @@ def run_episode(
                 outside.finish(tuple(rec.history), end)
             extra = [] if control is None else [control.record()]
             _write_sidecars(run_dir, env, agent, user, end, extra)
+            if env.user_toolkit is not None:  # written even when empty: "no device calls"
+                with JsonlWriter(run_dir / DEVICE_FILE) as device:
+                    for item in rec.device:
+                        device.append(item)
             ledger.append(end)
     finally:
         if outside is not None and not finished:  # a harness bug: still release the client
@@ -240,7 +249,7 @@ def _converse(
     while True:
         if arrival is not None and arrival.due(rec.step, env):
             arrival.deliver(env, rec, emit)
-        text = user.next_message(_view(rec.history))
+        text = _user_says(rec, user, env)
         emit(UserMessage(ts=time.time(), step=rec.step, turn=rec.turn, content=text))
         rec.turn += 1
         if any(token in text for token in STOP_TOKENS):
@@ -297,6 +306,37 @@ def _has(obj: object, *members: str) -> bool:
     attribute of the protocol on each check, and seven such checks were 3% of a scripted
     episode."""
     return all(getattr(obj, name, None) is not None for name in members)
+
+
+def _user_says(rec: _Recorder, user: User, env: EpisodeEnvironment) -> str:
+    """The customer's next words; in a dual-control domain, after the device calls they
+    make first, each through the choke point with ``requestor="user"`` at the step their
+    words will carry, and recorded in the device log."""
+    if env.user_toolkit is None or not isinstance(user, UsesDevice):
+        return user.next_message(_view(rec.history))
+    made = 0
+    while True:
+        turn = user.next_user_turn(_view(rec.history))
+        if not turn.tool_calls:
+            return turn.text or ""
+        for call in turn.tool_calls:
+            made += 1
+            if made > MAX_DEVICE_CALLS:
+                raise HarnessError(
+                    f"the user made {MAX_DEVICE_CALLS} device calls without a word to the agent"
+                )
+            obs = env.execute(call, step=rec.step, requestor="user")
+            rec.device.append(
+                DeviceCall(
+                    step=rec.step,
+                    call_id=call.id,
+                    name=call.name,
+                    arguments=call.arguments,
+                    content=obs.content,
+                    error=obs.error,
+                )
+            )
+            user.device_result(call, obs.content, obs.error)
 
 
 def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:

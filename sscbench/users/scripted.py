@@ -4,6 +4,9 @@ the agent has nothing more to do.
 
 It recognises the kind of question by keywords, so it also works (crudely) with other
 agents; realistic conversations with LLM agents use τ²'s own user simulator instead.
+
+In telecom the customer also works their own phone (:mod:`sscbench.users.device`): asked
+to run a device tool, or what the phone shows, they run it and relay the answer.
 """
 
 from __future__ import annotations
@@ -12,8 +15,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from sscbench.agents.base import EpisodeContext
+from sscbench.agents.base import EpisodeContext, UserTurn
+from sscbench.envs.calls import ToolCall
+from sscbench.envs.environment import user_tool_kinds
 from sscbench.records.events import AgentMessage, ParticipantSpec, UserMessage, VisibleEvent
+from sscbench.users.device import relay, requested_calls
 
 STOP = "###STOP###"
 MAX_UNANSWERED = 3
@@ -46,6 +52,10 @@ class ScriptedUser:
         self._reason = ""
         self._known = ""
         self._unanswered = 0
+        self._device_tools: tuple[str, ...] = ()
+        self._results: list[tuple[ToolCall, str]] = []
+        self._handled = -1
+        self._calls = 0
 
     def start(self, ctx: EpisodeContext) -> None:
         """Read the scenario of the episode's task."""
@@ -56,6 +66,37 @@ class ScriptedUser:
             self._reason = instructions.reason_for_call or ""
             self._known = instructions.known_info or ""
         self._unanswered = 0
+        self._device_tools = tuple(sorted(user_tool_kinds(ctx.domain)))
+        self._results = []
+        self._handled = -1
+        self._calls = 0
+
+    def next_user_turn(self, history: Sequence[VisibleEvent]) -> UserTurn:
+        """In telecom: run the device calls the agent's latest message asks for, once,
+        then relay what the phone answered; otherwise answer as :meth:`next_message`."""
+        if self._results:
+            text, self._results = relay(self._results), []
+            self._unanswered = 0
+            return UserTurn(text=text)
+        at = next(
+            (i for i in range(len(history) - 1, -1, -1) if isinstance(history[i], AgentMessage)), -1
+        )
+        if at > self._handled and any(isinstance(e, UserMessage) for e in history):
+            self._handled = at
+            last = history[at]
+            assert isinstance(last, AgentMessage)
+            calls = requested_calls(last.content, self._device_tools)
+            if calls:
+                out = []
+                for name, args in calls:
+                    out.append(ToolCall(id=f"device_{self._calls}", name=name, arguments=args))
+                    self._calls += 1
+                return UserTurn(tool_calls=tuple(out))
+        return UserTurn(text=self.next_message(history))
+
+    def device_result(self, call: ToolCall, content: str, error: bool) -> None:
+        """Keep the device's answer to relay it in the next message."""
+        self._results.append((call, content))
 
     def next_message(self, history: Sequence[VisibleEvent]) -> str:
         """Answer the agent's latest message."""

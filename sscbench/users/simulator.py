@@ -4,12 +4,15 @@ Fidelity to τ²'s ``UserSimulator`` (tau2/user/user_simulator.py) is kept by co
 
 * the system prompt is τ²'s template around τ²'s guidelines file, read at run time from
   the installed τ² package (``data/tau2/user_simulator/simulation_guidelines.md``, the
-  no-tools variant: airline and retail give the user no tools), and the scenario text is
-  ``str(task.user_scenario)``, as τ²'s ``run_task`` passes it;
+  no-tools variant, in airline and retail, which give the user no tools; the tools variant
+  ``simulation_guidelines_tools.md`` with τ²'s user tool schemas in telecom, where the
+  customer holds a phone), and the scenario text is ``str(task.user_scenario)``, as τ²'s
+  ``run_task`` passes it;
 * the conversation is τ²'s flipped view (:func:`~sscbench.llm.transcript.
   user_transcript`): the greeting and every agent message addressed to the user arrive as
-  ``user`` turns, the simulator's own messages are ``assistant`` turns, tool traffic is
-  never shown;
+  ``user`` turns, the simulator's own messages are ``assistant`` turns, the agent's tool
+  traffic is never shown; in telecom its own device calls are its ``assistant`` turns and
+  the device's answers ``tool`` turns, and they go through the choke point as the user's;
 * decoding follows τ²'s defaults (temperature 0, the episode seed as model seed, three
   re-asks after an empty reply) and the episode loop stops on τ²'s stop tokens.
 
@@ -25,19 +28,22 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from sscbench.agents.base import EpisodeContext, User
+from sscbench.agents.base import EpisodeContext, User, UserTurn
+from sscbench.envs.calls import ToolCall
+from sscbench.envs.domain import load_domain
 from sscbench.errors import ConfigError, HarnessError
 from sscbench.llm.anthropic_messages import (
     DEFAULT_MAX_TOKENS,
     AnthropicMessagesBackend,
 )
+from sscbench.llm.arguments import parse_arguments
 from sscbench.llm.client import Backend, ProviderClient
 from sscbench.llm.config import ProviderConfig, parse_config
 from sscbench.llm.errors import ProviderError
 from sscbench.llm.openai_chat import OpenAIChatBackend
 from sscbench.llm.records import ProviderCall
-from sscbench.llm.transcript import user_transcript
-from sscbench.records.events import ParticipantSpec, VisibleEvent
+from sscbench.llm.transcript import Message, user_transcript
+from sscbench.records.events import AgentToolCall, ParticipantSpec, VisibleEvent
 from sscbench.registry import Registry
 
 SYSTEM_PROMPT = """
@@ -51,6 +57,8 @@ SYSTEM_PROMPT = """
 
 GUIDELINES_FILE = ("data", "tau2", "user_simulator", "simulation_guidelines.md")
 """τ²'s global guidelines for a user without tools, relative to the ``tau2`` package."""
+TOOLS_GUIDELINES_FILE = ("data", "tau2", "user_simulator", "simulation_guidelines_tools.md")
+"""τ²'s global guidelines for a user with tools (telecom)."""
 
 DEFAULT_MODEL = "gpt-4.1"
 """τ²'s ``DEFAULT_LLM_USER``."""
@@ -58,17 +66,27 @@ DEFAULT_MODEL = "gpt-4.1"
 PROVIDERS = ("openai", "anthropic", "openai-compatible")
 
 
-def simulation_guidelines() -> str:
+def simulation_guidelines(use_tools: bool = False) -> str:
     """τ²'s global user-simulation guidelines, read from the installed package."""
-    path = files("tau2").joinpath(*GUIDELINES_FILE)
+    path = files("tau2").joinpath(*(TOOLS_GUIDELINES_FILE if use_tools else GUIDELINES_FILE))
     return path.read_text(encoding="utf-8")
 
 
-def simulator_system_prompt(instructions: str) -> str:
+def simulator_system_prompt(instructions: str, use_tools: bool = False) -> str:
     """τ²'s ``UserSimulator.system_prompt`` for a scenario text."""
     return SYSTEM_PROMPT.format(
-        global_user_sim_guidelines=simulation_guidelines(), instructions=instructions
+        global_user_sim_guidelines=simulation_guidelines(use_tools), instructions=instructions
     )
+
+
+def device_tool_schemas(domain: str) -> list[dict[str, Any]]:
+    """τ²'s OpenAI schemas of the customer's device tools, in τ²'s ``get_user_tools``
+    order (empty where the user has no tools)."""
+    loaded = load_domain(domain)
+    if loaded.user_toolkit_class is None:
+        return []
+    toolkit = loaded.user_toolkit_class(loaded.user_base_db)
+    return [tool.openai_schema for tool in toolkit.get_tools().values()]
 
 
 def _backend(provider: str, config: ProviderConfig) -> Backend:
@@ -105,28 +123,78 @@ class UserSimulator:
         self._client = ProviderClient(self._backend, config, "user", self.provider_calls)
         self._system: str | None = None
         self._seed = 0
+        self._tools: list[dict[str, Any]] = []
+        self._device: dict[int, list[Message]] = {}
+        self._step = 0
 
     def start(self, ctx: EpisodeContext) -> None:
-        """Build the system prompt from the task's user scenario."""
-        self._system = simulator_system_prompt(str(ctx.task.user_scenario))
+        """Build the system prompt from the task's user scenario (and, in telecom, the
+        device tools τ² gives the user)."""
+        self._tools = device_tool_schemas(ctx.domain)
+        self._system = simulator_system_prompt(str(ctx.task.user_scenario), bool(self._tools))
         self._seed = self.config.seed if self.config.seed is not None else ctx.seed
         self.provider_calls = []
         self._client = ProviderClient(self._backend, self.config, "user", self.provider_calls)
+        self._device = {}
 
     def next_message(self, history: Sequence[VisibleEvent]) -> str:
         """The simulated user's next message (may contain a τ² stop token)."""
+        turn = self.next_user_turn(history)
+        if turn.tool_calls:
+            raise HarnessError("user simulator: device calls in a domain without user tools")
+        return turn.text or ""
+
+    def next_user_turn(self, history: Sequence[VisibleEvent]) -> UserTurn:
+        """The simulated user's next message, or its calls on its own device (telecom)."""
         if self._system is None:
             raise HarnessError("user simulator: next_message before start")
         request = self._backend.build_request(
-            self._system, user_transcript(history), None, self._seed
+            self._system,
+            user_transcript(history, self._device),
+            self._tools or None,
+            self._seed,
         )
+        self._step = len(history)
         completion = self._client.complete(request, seed=self._seed, step=len(history))
+        if completion.calls and self._tools:
+            calls = tuple(
+                ToolCall(
+                    id=c.id or f"user_call_{i}", name=c.name, arguments=parse_arguments(c.arguments)
+                )
+                for i, c in enumerate(completion.calls)
+            )
+            turn = len(history) + sum(len(v) for v in self._device.values())
+            self._device.setdefault(self._step, []).append(
+                Message(
+                    "assistant",
+                    completion.text or None,
+                    calls=tuple(
+                        AgentToolCall(
+                            ts=0.0,
+                            step=self._step,
+                            turn=turn,
+                            call_id=c.id,
+                            name=c.name,
+                            arguments=c.arguments,
+                        )
+                        for c in calls
+                    ),
+                    turn=turn,
+                )
+            )
+            return UserTurn(tool_calls=calls)
         if completion.is_empty or completion.text is None:
             raise ProviderError(
                 f"user simulator ({self.provider} {self.config.model}) replied with an "
                 f"empty message {self.config.empty_retries + 1} times"
             )
-        return completion.text
+        return UserTurn(text=completion.text)
+
+    def device_result(self, call: ToolCall, content: str, error: bool) -> None:
+        """The device's answer, shown to the simulator as τ² shows a user's tool result."""
+        self._device.setdefault(self._step, []).append(
+            Message("tool", content, call_id=call.id, error=error)
+        )
 
 
 def simulator_user(provider: str = "openai", **params: Any) -> UserSimulator:

@@ -54,6 +54,7 @@ from sscbench.agents.scripted.phrasing import (
     Closing,
     Confirmation,
     Conflict,
+    DeviceRequest,
     Fact,
     IdentityRequest,
     Message,
@@ -385,6 +386,10 @@ class ScriptedAgent:
         payloads: list[dict[Entity, int | None]] = []
         refused: list[Entity] = []
         for action in plan.actions:
+            if action.requestor == "user":  # the customer's own step, on their phone
+                yield _Say(DeviceRequest(action.name, action.arguments))
+                last_call = None
+                continue
             if action.kind == "write" and self.habits.confirm_first:
                 yield from self._confirm_first(action)
                 last_call = None

@@ -25,7 +25,13 @@ ENTITY_TYPES: dict[str, tuple[str, str, str]] = {
     "order": ("order_id", "items", "get_order_details"),
     "product": ("product_id", "variants", "get_product_details"),
     "user": ("user_id", "payment_methods", "get_user_details"),
+    # telecom: a customer's account and one of their lines
+    "customer": ("customer_id", "line_ids", "get_customer_by_id"),
+    "line": ("line_id", "plan_id", "get_details_by_id"),
 }
+
+READ_ARGUMENT: dict[str, str] = {"line": "id"}
+"""Entity types whose authoritative read takes its id under another name."""
 
 
 def entity_of(obj: Any) -> Entity | None:
@@ -41,7 +47,7 @@ def entity_of(obj: Any) -> Entity | None:
 def read_call_for(entity: Entity) -> tuple[str, dict[str, str]]:
     """The authoritative read call (tool name, arguments) for an entity."""
     id_field, _, tool = ENTITY_TYPES[entity[0]]
-    return tool, {id_field: entity[1]}
+    return tool, {READ_ARGUMENT.get(entity[0], id_field): entity[1]}
 
 
 def parse_content(content: str) -> Any:

@@ -23,6 +23,7 @@ from sscbench.agents.scripted.facts import (
 )
 from sscbench.caching import shared_cache
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
+from sscbench.envs.environment import user_tool_kinds
 from sscbench.json_paths import flatten, tokens
 
 _ID_ARGUMENTS = {id_field: etype for etype, (id_field, _, _) in ENTITY_TYPES.items()}
@@ -64,6 +65,9 @@ class PlannedAction:
     bindings: tuple[Binding, ...]
     subjects: tuple[Entity, ...]
     derivations: tuple[VariantDerivation, ...] = ()
+    requestor: str = "assistant"
+    """``user``: a step the customer takes on their own phone (telecom), which the agent
+    asks for instead of calling."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +182,7 @@ def compile_plan(domain_name: str, task_id: str) -> Plan:
     domain = load_domain(domain_name)
     task = domain.task(task_id)
     kinds = tool_kinds(domain_name)
+    device = user_tool_kinds(domain_name)
     env = EpisodeEnvironment.open(domain_name, task)
     kb = KnowledgeBase()
     actions: list[PlannedAction] = []
@@ -186,6 +191,22 @@ def compile_plan(domain_name: str, task_id: str) -> Plan:
     step = 0
     for index, action in enumerate(gold):
         arguments = copy.deepcopy(action.arguments)
+        if action.requestor == "user":
+            actions.append(
+                PlannedAction(
+                    index=index,
+                    name=action.name,
+                    kind=device.get(action.name, "unknown"),
+                    arguments=arguments,
+                    bindings=(),
+                    subjects=(),
+                    requestor="user",
+                )
+            )
+            call = ToolCall(id=f"plan-{index}", name=action.name, arguments=arguments)
+            env.execute(call, step, requestor="user")
+            step += 1
+            continue
         subjects = subjects_of(arguments)
         kind = kinds.get(action.name, "unknown")
         if kind == "write":

@@ -123,4 +123,13 @@ class Closing:
     writes: tuple[WriteDone, ...] = ()
 
 
-Message = IdentityRequest | Confirmation | ReadBackFailure | Closing | Statement
+@dataclass(frozen=True)
+class DeviceRequest:
+    """Ask the customer to run one tool on their own phone (telecom) and say what it shows;
+    states nothing. The tool is named in backticks, its arguments as JSON after it."""
+
+    tool: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+
+
+Message = IdentityRequest | Confirmation | ReadBackFailure | Closing | Statement | DeviceRequest

@@ -11,6 +11,7 @@ import json
 from sscbench.agents.scripted.phrasing.content import (
     Closing,
     Confirmation,
+    DeviceRequest,
     Fact,
     IdentityRequest,
     Message,
@@ -92,8 +93,16 @@ def _statement(msg: Statement) -> str:
     return f"Done so far: {facts}. I will check the record next."
 
 
+def device_request(msg: DeviceRequest) -> str:
+    """Name the device tool (and its arguments) so that any customer can run it."""
+    args = f" {json.dumps(msg.arguments, sort_keys=True)}" if msg.arguments else ""
+    return f"On your phone, please run `{msg.tool}`{args} and tell me what it shows."
+
+
 def render_plain(msg: Message) -> str:
     """The fixed literal text of a message."""
+    if isinstance(msg, DeviceRequest):
+        return device_request(msg)
     if isinstance(msg, IdentityRequest):
         return IDENTITY_QUESTION
     if isinstance(msg, Confirmation):

@@ -8,6 +8,7 @@ as true), and the values the plain form states all appear, in some recognisable 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -17,6 +18,7 @@ from sscbench.agents.scripted.phrasing.content import (
     Closing,
     Confirmation,
     Conflict,
+    DeviceRequest,
     Entity,
     Fact,
     IdentityRequest,
@@ -37,6 +39,14 @@ from sscbench.agents.scripted.phrasing.layout import (
 )
 from sscbench.agents.scripted.phrasing.plain import render_plain
 from sscbench.agents.scripted.phrasing.refs import item_reference, join
+
+DEVICE = (
+    "On your phone, please run {tool} and tell me what it shows.",
+    "Could you do {tool} on your device for me? Let me know what you see.",
+    "Next step on your side: {tool}. What does your phone show afterwards?",
+    "Let's try this on the phone itself — please run {tool} and read me the result.",
+)
+"""Ways to ask the customer to run a device tool (each names it in backticks)."""
 
 IDENTITY = (
     "Before I can help, please verify your identity: your user id, or your name and zip code, "
@@ -384,6 +394,9 @@ def render_varied(
     ctx = Ctx(rng, records, clear, message_entities(msg))
     if isinstance(msg, IdentityRequest):
         return rng.choice(IDENTITY), frozenset()
+    if isinstance(msg, DeviceRequest):
+        args = f" {json.dumps(msg.arguments, sort_keys=True)}" if msg.arguments else ""
+        return rng.choice(DEVICE).format(tool=f"`{msg.tool}`{args}"), clear
     if isinstance(msg, Statement):  # worded one way: what it asserts is all that matters
         return render_plain(msg), ctx.now_clear()
     if isinstance(msg, Confirmation):
