@@ -27,6 +27,7 @@ from sscbench.agents.base import (
     User,
     UsesDevice,
 )
+from sscbench.agents.mitigations import MitigatedAgent
 from sscbench.envs import EpisodeEnvironment, Intervention, load_domain
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
@@ -175,6 +176,7 @@ def run_episode(
                     clock=None if env.clock is None else env.clock.spec.model_dump(mode="json"),
                     client=client,
                     arrival=None if arrival is None else arrival.header(),
+                    mitigation=agent.mitigation.spec if isinstance(agent, MitigatedAgent) else None,
                 )
             )
             rec = _Recorder(ledger, env)
@@ -298,16 +300,6 @@ def _converse(
                 rec.turn += 1
 
 
-def _has(obj: object, *members: str) -> bool:
-    """Whether ``obj`` has these members: a runtime-checkable protocol's check, by name.
-
-    The episode asks its participants for their optional capabilities (the protocols of
-    :mod:`sscbench.agents.base`) by attribute, not ``isinstance``: typing walks every
-    attribute of the protocol on each check, and seven such checks were 3% of a scripted
-    episode."""
-    return all(getattr(obj, name, None) is not None for name in members)
-
-
 def _user_says(rec: _Recorder, user: User, env: EpisodeEnvironment) -> str:
     """The customer's next words; in a dual-control domain, after the device calls they
     make first, each through the choke point with ``requestor="user"`` at the step their
@@ -337,6 +329,16 @@ def _user_says(rec: _Recorder, user: User, env: EpisodeEnvironment) -> str:
                 )
             )
             user.device_result(call, obs.content, obs.error)
+
+
+def _has(obj: object, *members: str) -> bool:
+    """Whether ``obj`` has these members: a runtime-checkable protocol's check, by name.
+
+    The episode asks its participants for their optional capabilities (the protocols of
+    :mod:`sscbench.agents.base`) by attribute, not ``isinstance``: typing walks every
+    attribute of the protocol on each check, and seven such checks were 3% of a scripted
+    episode."""
+    return all(getattr(obj, name, None) is not None for name in members)
 
 
 def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:

@@ -57,8 +57,10 @@ def test_the_demo_reads_each_ledger_once(
     # Every agent's clean run of every case's task, for task success under fault and pass^k:
     # their graded outcomes are read from the status file, their ledgers never again.
     agents = sorted(str(p) for p in (tmp_path / "demo-clean-agents").rglob(LEDGER_FILE))
-    assert len(faulted) > 20 and clean and agents
-    every = dict.fromkeys(faulted + clean, 1)
+    # The reference mitigations' runs, labelled once for their comparison with the main runs.
+    mitigated = sorted(str(p) for p in (tmp_path / "demo-mitigations").rglob(LEDGER_FILE))
+    assert len(faulted) > 20 and clean and agents and mitigated
+    every = dict.fromkeys(faulted + clean + mitigated, 1)
     # Running a run reads its finished ledger once, for the digest its status line records.
     ran = {p: n for (s, p), n in opened.items() if s == "running"}
     assert ran == {**every, **dict.fromkeys(agents, 1)}
@@ -70,4 +72,5 @@ def test_the_demo_reads_each_ledger_once(
         assert dict(after) == every
         assert {s for s, p in counts if p in faulted and s != "running"} == {"labelling"}
         assert {s for s, p in counts if p in clean and s != "running"} == {"validating"}
+        assert {s for s, p in counts if p in mitigated and s != "running"} == {"validating"}
     assert not [p for s, p in parsed if s == "running"]  # a fresh experiment parses none
