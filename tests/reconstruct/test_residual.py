@@ -406,6 +406,25 @@ CASES: dict[str, list[Case]] = {
 }
 
 
+def cat_verdict_applied(tmp_path: Path) -> None:
+    """Written after the class rule (not part of the first-contact score): a verdict that rules
+    the customer's certificates out for the payment at hand applies the category to each of
+    them, so it stays a use (the two-pass corpus labels it so)."""
+    run = _mohamed("cat_verdict_applied")
+    used = run.say(
+        "For the fare difference on a change we can use a credit card or a gift card; travel "
+        "certificates aren't applicable here, and your gift cards are."
+    )
+    run.user(STOP)
+    run.write(tmp_path)
+    labels = label_run(tmp_path / run.name)
+    assert (labels.t_s.step, labels.t_u.step, labels.adopted) == (used, used, True)
+
+
+def test_category_verdict_applied_is_a_use(tmp_path: Path) -> None:
+    cat_verdict_applied(tmp_path)
+
+
 def _event(e: Any) -> int | str:
     return e.step if e.status == "found" else e.status
 

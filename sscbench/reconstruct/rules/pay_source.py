@@ -58,6 +58,14 @@ APPLIED = re.compile(
 """Words that apply a bare plural to this customer ("certificates aren't applicable here")."""
 
 
+VERDICT = re.compile(
+    r"\b(?:applicab\w*|usable|eligible|accepted|allowed|permitted|"
+    r"(?:can(?:'?t|not)?|could(?:n'?t)?|may(?:\s+not)?)\s+(?:only\s+)?(?:be\s+)?(?:used|applied))\b"
+)
+"""A verdict on whether methods may pay; applied to this customer ("travel certificates
+aren't applicable here") it rules their methods in or out by category: a use of each."""
+
+
 def _specific(text: str, start: int, end: int, plural: bool) -> bool:
     """Does the category mention refer to specific methods on file (not any method)?"""
     before = text[max(0, start - 40) : start]
@@ -217,6 +225,7 @@ class PaySourceRules(UseRules):
                         and plural
                         and not named
                         and holders.get(category, set()) - {pid}
+                        and not (VERDICT.search(text) and APPLIED.search(text))
                     ):
                         # "use your gift cards first": a class the customer holds several
                         # of, named in a plan; it does not single this method out.
