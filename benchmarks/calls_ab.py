@@ -83,7 +83,8 @@ def main() -> int:
     for side, results in runs.items():
         print(side, sorted({str(r["sscbench_path"]) for r in results}))
     print(
-        f"P1, CPU µs per call; baseline {args.baseline}, current {args.current or 'work tree'}; {args.pairs} processes per side"
+        f"P1, CPU µs per call; baseline {args.baseline}, current {args.current or 'work tree'}; "
+        f"{args.pairs} processes per side"
     )
     print("| calls | baseline ours | baseline τ² | ratio | current ours | current τ² | ratio |")
     print("|---|---:|---:|---:|---:|---:|---:|")
