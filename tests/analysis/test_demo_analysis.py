@@ -74,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 55  # 11 operators × 5 scripted configurations
+    assert len(groups) == 60  # 12 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -159,8 +159,8 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 1370  # 274 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 2740
+    assert sum(f.scheduled for f in primary.funnel) == 1520  # 304 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 3040
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
@@ -189,6 +189,12 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     assert included == sum(f.population + f.no_use for f in primary.funnel) + controls
     # Runs without a dependent use are never in P.
     assert sum(f.no_use for f in primary.funnel) > 0
+    # LineUsage (telecom): the agents that read the line before refuelling meet the fault,
+    # but no scripted agent states a line's usage yet, so every triggered run is "no use".
+    usage = [f for f in primary.funnel if f.operator == "line_usage"]
+    assert sum(f.triggered for f in usage) > 0
+    assert sum(f.population for f in usage) == 0
+    assert sum(f.no_use for f in usage) == sum(f.triggered for f in usage)
 
 
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:
