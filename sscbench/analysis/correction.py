@@ -26,6 +26,7 @@ estimate. docs/measurement.md §6.6 gives the reasons and the references;
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,7 +40,7 @@ from sscbench.analysis.correction_records import (
     Share,
     ValidationInfo,
 )
-from sscbench.analysis.intervals import LEVEL, rate_rng
+from sscbench.analysis.intervals import LEVEL, _z, rate_rng
 from sscbench.analysis.population import STRATA, Run
 from sscbench.analysis.results import ALL_OPERATORS
 
@@ -55,19 +56,25 @@ OBSERVED = (
     "after/yes",
     "absent/no",
     "absent/yes",
-    "in P, A undecidable",
-    "not in P",
+    "other",
 )
-"""Automatic cells: the six decided cells of P, P's runs with A undecidable, and the runs
-outside P (no use, or Z_S undecidable). Coarser than the reference cells, which the
-estimator allows (any partition of the automatic labels gives an unbiased estimate) and
-which keeps rare cells from going unvalidated."""
+"""Automatic cells: the six decided cells of P, and every other run (``A`` undecidable, no
+use, ``Z_S`` undecidable) — the runs the uncorrected ``a_s`` leaves out. Coarser than the
+reference cells, which the estimator allows (any partition of the automatic labels gives
+an unbiased estimate) and which keeps rare cells from going unvalidated."""
 O_CELLS = len(OBSERVED)
 MIN_PER_CELL = 3
 """Validated runs an automatic cell needs before its unvalidated runs are corrected."""
 MIN_PER_OPERATOR = 20
 """Validated runs an operator needs before any of its runs are corrected."""
-METHOD = "Rogan–Gladen (matrix form, double-sampling estimator), joint percentile bootstrap"
+METHOD = (
+    "Rogan–Gladen (matrix form, as the double-sampling estimator); joint cluster bootstrap, "
+    "Wilson interval at the effective sample size"
+)
+
+NOT_RANDOM = (
+    "the review took the least confident runs, not a random sample; a correction would be biased"
+)
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -89,95 +96,92 @@ def cell(z: str | None, a: bool | str | None) -> int:
 
 def observed_cell(z: str | None, a: bool | str | None) -> int:
     """The automatic cell: ``z`` is the run's arrival class when it is in P, else None."""
-    if z not in ZS[:3]:
-        return O_CELLS - 1
     ai = _ai(a)
-    return O_CELLS - 2 if ai == 2 else ZS.index(z) * 2 + ai
+    if z not in ZS[:3] or ai == 2:
+        return O_CELLS - 1
+    return ZS.index(z) * 2 + ai
 
 
 # --------------------------------------------------------------------------- array core
 
 
 @dataclass(frozen=True)
-class ValidationCounts:
-    """The validation sample of one operator: per sampling stratum ``h`` its weight
-    ``N_h / m_h`` and ``counts[h, o, t]``: validated runs with automatic cell ``o``
-    (:data:`OBSERVED`) and reference cell ``t``."""
+class Design:
+    """One operator's runs as the estimator sees them, by sampling stratum ``h`` (a
+    configuration × an automatic cell): ``clusters[k, h, t]`` counts entity cluster ``k``'s
+    validated runs in ``h`` whose reference cell is ``t``, ``clusters[k, h, CELLS]`` its
+    unvalidated runs in ``h``; ``groups[h]`` is the stratum's configuration (index) and
+    ``cells[h]`` its automatic cell (:data:`OBSERVED`)."""
 
-    weights: FloatArray
-    counts: IntArray
-
-    def weighted(self) -> FloatArray:
-        """Σ_h w_h · counts[h] (automatic × reference)."""
-        if self.counts.shape[0] == 0:
-            return np.zeros((O_CELLS, CELLS))
-        out: FloatArray = np.einsum("h,hot->ot", self.weights, self.counts.astype(np.float64))
-        return out
+    clusters: IntArray
+    groups: IntArray
+    cells: IntArray
+    n_groups: int
 
 
-def ppv(weighted: FloatArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-    """Row-normalised ``PPV(t | o)`` and which automatic cells have any validated run."""
-    total = weighted.sum(axis=-1)
-    defined = total > 0
-    out = np.divide(
-        weighted, total[..., None], out=np.zeros_like(weighted), where=defined[..., None]
-    )
-    return out, defined
+def ppv(counts: FloatArray, cells: IntArray) -> FloatArray:
+    """``PPV(t | o)`` (``… × O × T``) from stratum counts (``… × H × (T+1)``): each
+    stratum's validated runs weighted by ``N_h / m_h`` (the inverse of its sampling
+    fraction) and pooled over the strata of each automatic cell; a row without validated
+    runs is all zero."""
+    validated = counts[..., :CELLS]
+    m = validated.sum(axis=-1)
+    n = counts.sum(axis=-1)
+    w = np.divide(n, m, out=np.zeros_like(n), where=m > 0)
+    onehot = np.eye(O_CELLS)[cells]
+    weighted = np.einsum("...h,...ht,ho->...ot", w, validated, onehot)
+    total = weighted.sum(axis=-1, keepdims=True)
+    out: FloatArray = np.divide(weighted, total, out=np.zeros_like(weighted), where=total > 0)
+    return out
 
 
-def ppv_replicates(
-    validation: ValidationCounts, rng: np.random.Generator, replicates: int
-) -> FloatArray:
-    """``B × O × T`` PPVs, each from the validation sample resampled within its strata
-    (a multinomial draw of each stratum's own size over its observed cells). A cell left
-    empty by a replicate keeps the point PPV."""
-    point, _ = ppv(validation.weighted())
-    acc = np.zeros((replicates, O_CELLS, CELLS))
-    for w, counts in zip(validation.weights, validation.counts, strict=True):
-        m = int(counts.sum())
-        if m == 0:
-            continue
-        draws = rng.multinomial(m, counts.ravel() / m, size=replicates)
-        acc += w * draws.reshape(replicates, O_CELLS, CELLS)
-    rep, defined = ppv(acc)
-    return np.where(defined[..., None], rep, point[None])
+def _by_group(per_stratum: FloatArray, design: Design) -> FloatArray:
+    """Sum ``… × H × T`` over the strata of each group: ``… × G × T``."""
+    onehot = np.eye(design.n_groups)[design.groups]
+    out: FloatArray = np.einsum("...ht,hg->...gt", per_stratum, onehot)
+    return out
 
 
-def totals(cluster_cells: IntArray, table: FloatArray) -> FloatArray:
-    """``T_t = V_t + Σ_o U_o PPV(t | o)`` from per-cluster counts ``[V (12) | U (8)]``."""
-    counts = cluster_cells.sum(axis=0).astype(np.float64)
-    result: FloatArray = counts[:CELLS] + counts[CELLS:] @ table
-    return result
+def totals(design: Design) -> FloatArray:
+    """``T_t = V_t + Σ_o U_o · PPV(t | o)`` per group (``G × T``)."""
+    counts = design.clusters.sum(axis=0).astype(np.float64)
+    table = ppv(counts, design.cells)
+    per_stratum = counts[:, :CELLS] + counts[:, CELLS, None] * table[design.cells]
+    return _by_group(per_stratum, design)
 
 
 def total_replicates(
-    cluster_cells: IntArray, tables: FloatArray, rng: np.random.Generator
+    design: Design, rng: np.random.Generator, replicates: int, chunk: int = 250
 ) -> FloatArray:
-    """``B × T`` totals: for each of the ``B`` PPV replicates in ``tables``, the group's
-    clusters resampled with replacement, and the reference cells of the resampled
-    unvalidated runs drawn from that replicate's PPV (a multinomial per automatic cell).
-
-    The draw is what makes the interval honest: an unvalidated run's true cell is unknown
-    even when ``PPV`` is known, and resampling the runs by their automatic cell alone
-    would leave that Bernoulli variance out (the interval then covers about 89% at a
-    nominal 95%, benchmarks/correction_coverage.py)."""
-    replicates = tables.shape[0]
-    k = cluster_cells.shape[0]
+    """``B × G × T`` bootstrap totals. Each replicate resamples the operator's entity
+    clusters with replacement — validated and unvalidated runs together, so the reference
+    labels that count directly and the PPV they give move together, as they do between
+    samples — recomputes the PPV with the replicate's own sampling weights, and draws the
+    reference cells of the resampled unvalidated runs from it: an unvalidated run's true
+    cell is unknown even when the PPV is known. Leaving that draw out, or resampling the
+    PPV apart from the runs, makes the interval too narrow (0.88–0.90 coverage at nominal
+    0.95 in benchmarks/correction_coverage.py)."""
+    k, h = design.clusters.shape[:2]
     if k == 0:
-        return np.zeros((replicates, CELLS))
-    picks = rng.multinomial(k, np.full(k, 1.0 / k), size=replicates)
-    counts = picks @ cluster_cells
-    unvalidated = counts[:, CELLS:]
-    pvals = np.where(tables.sum(axis=-1, keepdims=True) > 0, tables, _FIRST)
-    pvals = pvals / pvals.sum(axis=-1, keepdims=True)
-    drawn = rng.multinomial(unvalidated, pvals)
-    result: FloatArray = (counts[:, :CELLS] + drawn.sum(axis=1)).astype(np.float64)
-    return result
-
-
-_FIRST = np.eye(CELLS)[0]
-"""Stand-in row for an automatic cell without validated runs (only reached when the
-sample is too small, and then not reported)."""
+        return np.zeros((replicates, design.n_groups, CELLS))
+    flat = design.clusters.reshape(k, -1).astype(np.float64)
+    point = ppv(design.clusters.sum(axis=0).astype(np.float64), design.cells)
+    out = []
+    for start in range(0, replicates, chunk):
+        size = min(chunk, replicates - start)
+        draws = rng.integers(0, k, size=(size, k)) + (np.arange(size) * k)[:, None]
+        picks = np.bincount(draws.ravel(), minlength=size * k).reshape(size, k).astype(np.float64)
+        counts = (picks @ flat).reshape(size, h, CELLS + 1)
+        table = ppv(counts, design.cells)
+        table = np.where(table.sum(axis=-1, keepdims=True) > 0, table, point)
+        rows = table[:, design.cells]  # B × H × T
+        empty = rows.sum(axis=-1, keepdims=True) == 0  # only when the sample is too small
+        rows = np.where(empty, np.eye(CELLS)[0], rows)
+        rows = rows / rows.sum(axis=-1, keepdims=True)
+        unvalidated = np.rint(counts[..., CELLS]).astype(np.int64)
+        drawn = rng.multinomial(unvalidated, rows)
+        out.append(_by_group(counts[..., :CELLS] + drawn, design))
+    return np.concatenate(out)
 
 
 def stratum_rate(t: FloatArray, stratum: int) -> tuple[FloatArray, FloatArray]:
@@ -198,6 +202,63 @@ def percentile(values: FloatArray, level: float = LEVEL) -> tuple[float | None, 
     return float(low), float(high)
 
 
+def t_quantile(level: float, df: float) -> float:
+    """Two-sided Student t quantile, by the Cornish–Fisher expansion around the normal
+    one (within 0.01 of the exact value from 3 degrees of freedom on)."""
+    z = _z(level)
+    if df <= 0 or not math.isfinite(df):
+        return z
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+def effective_wilson(
+    value: float, replicates: FloatArray, size: float, clusters: int, level: float = LEVEL
+) -> tuple[float | None, float | None]:
+    """The Wilson interval at the effective sample size ``p(1 − p) / SE²``, with the SE
+    from the joint bootstrap's replicates and the quantile of Student's t on ``clusters −
+    1`` degrees of freedom (the Korn–Graubard construction for proportions from complex
+    samples).
+
+    A percentile interval of a ratio over a few dozen runs near 0 or 1 covers too little
+    (0.87–0.91 at nominal 0.95 in the simulation); Wilson's score interval keeps its
+    coverage there, the effective size carries every source of variance the bootstrap saw
+    (scaled by k/(k − 1), since a bootstrap over k clusters underestimates it), and t
+    allows for an SE estimated from few clusters. The effective size is capped at the
+    stratum's estimated size; at ``p̂`` of exactly 0 or 1 the SE says nothing, and each
+    cluster counts once (the smaller of the estimated size and the clusters)."""
+    finite = replicates[np.isfinite(replicates)]
+    if finite.size < 2 or size <= 0:
+        return None, None
+    k = max(clusters, 2)
+    se = float(finite.std(ddof=1)) * math.sqrt(k / (k - 1))
+    if se <= 0 or value in (0.0, 1.0):
+        n = min(size, float(k))  # the SE says nothing: count each cluster once
+    else:
+        n = min(size, value * (1 - value) / se**2)
+    n = max(n, 1e-9)
+    z = t_quantile(level, k - 1)
+    z2n = z * z / n
+    centre = (value + z2n / 2) / (1 + z2n)
+    half = z * math.sqrt(max(value * (1 - value), 0.0) / n + z2n / (4 * n)) / (1 + z2n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def stratum_clusters(design: Design, group: int, stratum: int) -> int:
+    """Clusters with a run of the group in the arrival stratum (by its reference cell when
+    validated, by its automatic cell otherwise): the interval's degrees of freedom."""
+    strata = design.groups == group
+    x = design.clusters[:, strata]
+    reference = x[..., stratum * len(AS) : stratum * len(AS) + 2].sum(axis=(1, 2))
+    mine = (design.cells[strata] // 2 == stratum) & (design.cells[strata] < O_CELLS - 1)
+    automatic = x[:, mine, CELLS].sum(axis=1)
+    return int(((reference + automatic) > 0).sum())
+
+
 # --------------------------------------------------------------------------- run sets
 
 
@@ -209,6 +270,9 @@ class ValidationSample:
     description: str
     references: Mapping[str, tuple[str, str]]
     """run id → (reference arrival class, reference adoption ``yes``/``no``/``undecidable``)."""
+    random: bool = True
+    """False for a sample not drawn at random within its strata (``review export --order
+    confidence``): its reference shares would be biased, so nothing is corrected with it."""
 
 
 @dataclass(frozen=True)
@@ -237,11 +301,13 @@ def _auto_cell(run: Run) -> int:
     return observed_cell(None if z == "out" else z, a)
 
 
-def _sampling_stratum(run: Run) -> tuple[str, str]:
-    """How ``review export`` stratifies (within an operator): configuration and the
-    automatic arrival class."""
+def _sampling_stratum(run: Run) -> tuple[str, int]:
+    """The stratum a validated run's weight is taken in: its configuration and automatic
+    cell. ``review export`` samples within automatic arrival classes (and ``review plan``
+    within automatic cells); weighting within the finer cells is valid for both (it
+    post-stratifies the first)."""
     assert run.label is not None
-    return run.key.configuration, str(run.label.z_s or "undecidable")
+    return run.key.configuration, _auto_cell(run)
 
 
 def _share(num: float, den: float, n_num: int, n_den: int) -> Share:
@@ -257,9 +323,10 @@ class _Pair:
 
 @dataclass
 class _Operator:
-    """One operator's validation sample and its verdict on sufficiency."""
+    """One operator's runs as a design, its validated pairs and its sufficiency."""
 
-    counts: ValidationCounts
+    design: Design
+    configurations: list[str]
     pairs: list[_Pair]
     problem: str | None
 
@@ -290,39 +357,43 @@ def sufficiency(
     )
 
 
-def _operator_validation(runs: Sequence[Run], refs: Mapping[str, tuple[str, str]]) -> _Operator:
-    strata: dict[tuple[str, str], list[Run]] = defaultdict(list)
-    for run in runs:
-        strata[_sampling_stratum(run)].append(run)
-    weights: list[float] = []
-    counts: list[IntArray] = []
+def _operator(runs: Sequence[Run], refs: Mapping[str, tuple[str, str]]) -> _Operator:
+    """The operator's design, validated pairs and sufficiency."""
+    strata = sorted({_sampling_stratum(r) for r in runs})
+    configurations = sorted({conf for conf, _ in strata})
+    names = sorted({r.cluster for r in runs})
+    h_of = {key: i for i, key in enumerate(strata)}
+    k_of = {name: i for i, name in enumerate(names)}
+    clusters = np.zeros((len(names), len(strata), CELLS + 1), dtype=np.int64)
     pairs: list[_Pair] = []
     validated_cells: dict[int, int] = defaultdict(int)
     unvalidated_cells: dict[int, int] = defaultdict(int)
-    for key in sorted(strata):
-        members = strata[key]
-        validated = [r for r in members if r.label is not None and r.label.run_id in refs]
-        for r in members:
-            assert r.label is not None
-            if r.label.run_id not in refs:
-                unvalidated_cells[_auto_cell(r)] += 1
-        if not validated:
-            continue
-        w = len(members) / len(validated)
-        table = np.zeros((O_CELLS, CELLS), dtype=np.int64)
-        for r in validated:
-            assert r.label is not None
-            ref = refs[r.label.run_id]
-            o = _auto_cell(r)
-            table[o, cell(*ref)] += 1
+    size: dict[int, int] = defaultdict(int)
+    seen: dict[int, int] = defaultdict(int)
+    for run in runs:
+        assert run.label is not None
+        h = h_of[_sampling_stratum(run)]
+        size[h] += 1
+        seen[h] += run.label.run_id in refs
+    for run in runs:
+        assert run.label is not None
+        h, o = h_of[_sampling_stratum(run)], _auto_cell(run)
+        ref = refs.get(run.label.run_id)
+        if ref is None:
+            clusters[k_of[run.cluster], h, CELLS] += 1
+            unvalidated_cells[o] += 1
+        else:
+            clusters[k_of[run.cluster], h, cell(*ref)] += 1
             validated_cells[o] += 1
-            pairs.append(_Pair(w, _auto(r), ref))
-        weights.append(w)
-        counts.append(table)
+            pairs.append(_Pair(size[h] / seen[h], _auto(run), ref))
+    design = Design(
+        clusters,
+        np.array([configurations.index(conf) for conf, _ in strata], dtype=np.int64),
+        np.array([o for _, o in strata], dtype=np.int64),
+        len(configurations),
+    )
     problem = sufficiency(len(pairs), validated_cells, unvalidated_cells)
-    shaped = np.stack(counts) if counts else np.zeros((0, O_CELLS, CELLS), dtype=np.int64)
-    validation = ValidationCounts(np.asarray(weights, dtype=np.float64), shaped)
-    return _Operator(validation, pairs, problem)
+    return _Operator(design, configurations, pairs, problem)
 
 
 def _error_row(operator: str, v: _Operator) -> ErrorRateRow:
@@ -360,22 +431,6 @@ def _error_row(operator: str, v: _Operator) -> ErrorRateRow:
     )
 
 
-def _cluster_cells(runs: Sequence[Run], refs: Mapping[str, tuple[str, str]]) -> IntArray:
-    """Per entity cluster: validated runs by reference cell, unvalidated by automatic cell."""
-    by: dict[str, npt.NDArray[np.int64]] = {}
-    for run in runs:
-        assert run.label is not None
-        row = by.setdefault(run.cluster, np.zeros(CELLS + O_CELLS, dtype=np.int64))
-        ref = refs.get(run.label.run_id)
-        if ref is None:
-            row[CELLS + _auto_cell(run)] += 1
-        else:
-            row[cell(*ref)] += 1
-    if not by:
-        return np.zeros((0, CELLS + O_CELLS), dtype=np.int64)
-    return np.stack([by[c] for c in sorted(by)])
-
-
 def _naive(runs: Sequence[Run], stratum: str) -> tuple[float | None, str]:
     decided = [r for r in runs if r.in_population and r.adoption_decided and r.arrival == stratum]
     adopted = sum(r.adopted for r in decided)
@@ -386,13 +441,14 @@ def _rows(
     operator: str,
     configuration: str,
     runs: Sequence[Run],
-    estimate: tuple[FloatArray, FloatArray],
+    estimate: tuple[FloatArray, FloatArray, list[int]],
     validated: int,
     problem: str | None,
     level: float,
 ) -> list[CorrectedRow]:
     """The three strata of one group: corrected from ``estimate`` (point totals, bootstrap
-    totals), or — when the validation sample is too small — the uncorrected figure only."""
+    totals, clusters per stratum), or — when the validation sample is too small — the
+    uncorrected figure only."""
     out = []
     for si, stratum in enumerate(STRATA):
         uncorrected, counts = _naive(runs, stratum)
@@ -401,7 +457,13 @@ def _rows(
             point, den = stratum_rate(estimate[0], si)
             if np.isfinite(point):
                 value = round(float(point), 12)
-                low, high = percentile(stratum_rate(estimate[1], si)[0], level)
+                low, high = effective_wilson(
+                    float(point),
+                    stratum_rate(estimate[1], si)[0],
+                    float(den),
+                    estimate[2][si],
+                    level,
+                )
             size = round(float(den), 9)
         out.append(
             CorrectedRow(
@@ -439,42 +501,47 @@ def correct(
     refs = sample.references
     universe = {(op, c): _universe(runs) for op, c, runs in groups}
     operators = sorted({op for op, _ in universe})
-    validations: dict[str, _Operator] = {}
-    tables: dict[str, tuple[FloatArray, FloatArray]] = {}
-    for op in operators:
-        runs = [r for (o, _), rs in universe.items() if o == op for r in rs]
-        v = _operator_validation(runs, refs)
-        validations[op] = v
-        point, _ = ppv(v.counts.weighted())
-        reps = ppv_replicates(v.counts, rate_rng(seed, f"correction:{op}"), replicates)
-        tables[op] = (point, reps)
     rows: list[CorrectedRow] = []
-    pooled: dict[str, list[tuple[FloatArray, FloatArray]]] = defaultdict(list)
+    pooled: dict[str, list[tuple[FloatArray, FloatArray, list[int]]]] = defaultdict(list)
     pooled_problem: dict[str, str | None] = {}
     pooled_runs: dict[str, list[Run]] = defaultdict(list)
     pooled_validated: dict[str, int] = defaultdict(int)
-    for (op, conf), runs in sorted(universe.items()):
-        v = validations[op]
-        cells = _cluster_cells(runs, refs)
-        point = totals(cells, tables[op][0])
-        reps = total_replicates(cells, tables[op][1], rate_rng(seed, f"correction:{op}:{conf}"))
-        n_validated = sum(1 for r in runs if r.label is not None and r.label.run_id in refs)
-        rows.extend(_rows(op, conf, runs, (point, reps), n_validated, v.problem, level))
-        pooled[conf].append((point, reps))
-        if v.problem is not None and pooled_problem.get(conf) is None:
-            pooled_problem[conf] = f"{op}: {v.problem}"
-        pooled_problem.setdefault(conf, None)
-        pooled_runs[conf].extend(runs)
-        pooled_validated[conf] += n_validated
+    errors = []
+    for op in operators:
+        runs = [r for (o, _), rs in universe.items() if o == op for r in rs]
+        v = _operator(runs, refs)
+        if not sample.random and v.problem is None and v.pairs:
+            v.problem = NOT_RANDOM
+        errors.append(_error_row(op, v))
+        point = totals(v.design)
+        reps = total_replicates(v.design, rate_rng(seed, f"correction:{op}"), replicates)
+        for conf in sorted(c for o, c in universe if o == op):
+            own = universe[(op, conf)]
+            n_validated = sum(1 for r in own if r.label is not None and r.label.run_id in refs)
+            if conf in v.configurations:
+                g = v.configurations.index(conf)
+                k = [stratum_clusters(v.design, g, si) for si in range(len(STRATA))]
+                estimate = (point[g], reps[:, g], k)
+            else:  # no triggered adoptable run: nothing to estimate
+                estimate = (np.zeros(CELLS), np.zeros((replicates, CELLS)), [0, 0, 0])
+            problem = None if v.problem is None else f"{op}: {v.problem}"
+            rows.extend(_rows(op, conf, own, estimate, n_validated, problem, level))
+            pooled[conf].append(estimate)
+            if v.problem is not None and pooled_problem.get(conf) is None:
+                pooled_problem[conf] = f"{op}: {v.problem}"
+            pooled_problem.setdefault(conf, None)
+            pooled_runs[conf].extend(own)
+            pooled_validated[conf] += n_validated
     for conf in sorted(pooled):
-        point = sum((p for p, _ in pooled[conf]), np.zeros(CELLS))
-        reps = sum((r for _, r in pooled[conf]), np.zeros((replicates, CELLS)))
+        point_sum = np.sum([p for p, _, _ in pooled[conf]], axis=0)
+        reps_sum = np.sum([r for _, r, _ in pooled[conf]], axis=0)
+        k_sum = [sum(k[si] for _, _, k in pooled[conf]) for si in range(len(STRATA))]
         rows.extend(
             _rows(
                 ALL_OPERATORS,
                 conf,
                 pooled_runs[conf],
-                (point, reps),
+                (point_sum, reps_sum, k_sum),
                 pooled_validated[conf],
                 pooled_problem[conf],
                 level,
@@ -492,8 +559,4 @@ def correct(
         replicates=replicates,
         method=METHOD,
     )
-    return Correction(
-        info=info,
-        error_rates=tuple(_error_row(op, validations[op]) for op in operators),
-        corrected=tuple(rows),
-    )
+    return Correction(info=info, error_rates=tuple(errors), corrected=tuple(rows))

@@ -8,6 +8,7 @@ corrected and how to give one.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 from rich.table import Table
@@ -19,6 +20,8 @@ from sscbench.analysis.templating import render
 from sscbench.terminal import compact_table
 
 TITLE = "Corrected for the labeller's error"
+WRAP = 96
+"""Line width of the notes printed on the terminal (which is 100 columns)."""
 NO_VALIDATION = (
     "Not corrected for the reconstructor's error: no validation sample was given "
     "(`sscbench report RUNDIR --validation REVIEWDIR`, or `--validation truth` for scripted "
@@ -47,13 +50,15 @@ def by_key(result: AnalysisResult) -> dict[tuple[str, str, str], CorrectedRow]:
 
 
 def validation_line(result: AnalysisResult) -> str:
-    """Which validation sample the correction used, in one line (or that there was none)."""
+    """Which validation sample the correction used (or that there was none), wrapped to
+    the terminal's 100 columns."""
     info = result.validation
     if info is None:
-        return NO_VALIDATION
-    return (
+        return textwrap.fill(NO_VALIDATION, WRAP)
+    return textwrap.fill(
         f"corrected for the reconstructor's error ({info.method}); validation sample: "
-        f"{info.description}, {info.validated} runs of this analysis"
+        f"{info.description}, {info.validated} runs of this analysis",
+        WRAP,
     )
 
 

@@ -30,8 +30,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from sscbench.agents.mitigations import mitigation_names
 from sscbench.analysis.correction import ValidationSample, correct
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
+from sscbench.analysis.mitigation import mitigation_rows
 from sscbench.analysis.paired import paired_rows
 from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
@@ -303,6 +305,7 @@ def analyze(
     level: float = LEVEL,
     validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
+    steps: Mapping[str, int] | None = None,
 ) -> AnalysisResult:
     """Every §7 table for one population variant of a run set.
 
@@ -315,7 +318,9 @@ def analyze(
     reconstructor's error rates and adoption corrected for them (:mod:`.correction`).
     ``clean`` (the clean runs' graded outcomes,
     :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
-    fault and pass^k; without it those tables are left out.
+    fault and pass^k; without it those tables are left out. Configurations named
+    ``BASE+MITIGATION`` are compared with their base (:mod:`.mitigation`; ``steps``, each
+    run's step count by run id, adds their cost).
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
@@ -381,6 +386,15 @@ def analyze(
         else task_success_rows(
             population, case_set, clean, seed=seed, replicates=replicates, level=level
         ),
+        mitigations=mitigation_rows(
+            labels,
+            case_set,
+            mitigation_names(),
+            steps,
+            seed=seed,
+            replicates=replicates,
+            level=level,
+        ),
         pass_k=()
         if clean is None
         else pass_k_rows(every_repetition, clean, seed=seed, replicates=replicates, level=level),
@@ -422,6 +436,7 @@ def analyze_all(
     level: float = LEVEL,
     validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
+    steps: Mapping[str, int] | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
@@ -440,6 +455,7 @@ def analyze_all(
             level=level,
             validation=validation,
             clean=clean,
+            steps=steps,
         )
         for variant in SENSITIVITIES
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sscbench.analysis.results import AnalysisResult, Interval, PassKRow, Rate
 from sscbench.analysis.templating import render
 
-TITLE = "Task success and pass^k"
+TITLE = "Task success, pass^k, mitigations"
 METHOD = {"wilson": "W", "cluster_bootstrap": "B", "none": ""}
 
 
@@ -41,6 +41,12 @@ def _difference(value: float | None, interval: Interval, pairs: int) -> dict[str
     }
 
 
+def _steps(without: float | None, with_: float | None) -> str:
+    if without is None or with_ is None:
+        return "–"
+    return f"{without:.1f} → {with_:.1f}"
+
+
 def _pass_cell(row: PassKRow) -> dict[str, str | None]:
     return {
         "share": None if row.value is None else f"{row.value:.2f}",
@@ -52,7 +58,7 @@ def _pass_cell(row: PassKRow) -> dict[str, str | None]:
 
 def reliability_section(result: AnalysisResult, collapse: int = 12) -> str:
     """The section's body (``templates/reliability.html.j2``), or ``""`` without rows."""
-    if not result.task_success and not result.pass_k:
+    if not result.task_success and not result.pass_k and not result.mitigations:
         return ""
     success_rows = [
         [
@@ -105,5 +111,37 @@ def reliability_section(result: AnalysisResult, collapse: int = 12) -> str:
         passk_caption="pass^k and adoption^k per k",
         passk_head=["operator", "configuration", "measure", "k", "value"],
         passk_rows=passk_rows,
+        mitigation_caption="Mitigations: with against without on the same cases and seeds",
+        mitigation_head=[
+            "operator",
+            "configuration",
+            "mitigation",
+            "adopted without",
+            "adopted with",
+            "with − without",
+            "one side (without / with)",
+            "solved without",
+            "solved with",
+            "with − without",
+            "steps without → with",
+            "with − without",
+        ],
+        mitigation_rows=[
+            [
+                row.operator,
+                row.configuration,
+                row.mitigation,
+                rate_cell(row.adopted_without),
+                rate_cell(row.adopted_with),
+                _difference(row.adoption_difference, row.adoption_interval, row.adoption_pairs),
+                f"{row.adopted_without_only} / {row.adopted_with_only}",
+                rate_cell(row.success_without),
+                rate_cell(row.success_with),
+                _difference(row.success_difference, row.success_interval, row.success_pairs),
+                _steps(row.steps_without, row.steps_with),
+                _difference(row.steps_difference, row.steps_interval, row.steps_pairs),
+            ]
+            for row in result.mitigations
+        ],
         collapse=collapse,
     ).strip()

@@ -229,6 +229,36 @@ class PassKRow(_Row):
     interval: Interval
 
 
+class MitigationRow(_Row):
+    """A configuration with and without one mitigation, pair by pair: the same case and
+    seed run by the base configuration and by ``configuration+mitigation``.
+
+    Adoption is compared on pairs where both runs were triggered and have a decided ``A``;
+    task success on pairs where both were graded; steps on pairs where both finished. Each
+    difference is with − without, with a cluster-bootstrap interval."""
+
+    operator: str
+    configuration: str
+    mitigation: str
+    adoption_pairs: int
+    adopted_without: Rate
+    adopted_with: Rate
+    adoption_difference: float | None
+    adoption_interval: Interval
+    adopted_without_only: int
+    adopted_with_only: int
+    success_pairs: int
+    success_without: Rate
+    success_with: Rate
+    success_difference: float | None
+    success_interval: Interval
+    steps_pairs: int = 0
+    steps_without: float | None = None
+    steps_with: float | None = None
+    steps_difference: float | None = None
+    steps_interval: Interval = Interval(low=None, high=None, method="none")
+
+
 ALL_OPERATORS = "all operators"
 """The operator of the per-configuration rows that pool every operator's runs."""
 
@@ -261,6 +291,9 @@ class AnalysisResult(_Row, DerivedDocument):
     before it existed, and left out when empty)."""
     pass_k: tuple[PassKRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     """pass^k of clean and faulted runs and adoption^k (optional, as ``task_success``)."""
+    mitigations: tuple[MitigationRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """Each mitigated configuration against its base on the same cases and seeds
+    (optional, left out when the run set has no mitigated configuration)."""
     overall_funnel: tuple[FunnelRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     overall_adoption: tuple[AdoptionRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     """Per configuration, every operator's runs pooled (operator :data:`ALL_OPERATORS`):

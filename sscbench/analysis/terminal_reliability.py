@@ -102,6 +102,54 @@ def pass_k_table(result: AnalysisResult) -> Table | None:
     return table
 
 
+def mitigation_table(result: AnalysisResult) -> Table | None:
+    """Per configuration and mitigation, every operator pooled: adoption, task success and
+    steps without and with it on the same cases and seeds, the paired differences."""
+    rows = [r for r in result.mitigations if r.operator == ALL_OPERATORS]
+    if not rows:
+        return None
+    table = compact_table(
+        "mitigations, every operator pooled: without → with on the same cases and seeds,\n"
+        "with − without and its 95% paired interval (adopted on one side only: without/with)",
+        (
+            "configuration",
+            "mitigation",
+            "adopted",
+            "Δ adoption",
+            "one side",
+            "solved",
+            "Δ success",
+            "steps",
+            "Δ steps",
+        ),
+        left=("configuration", "mitigation"),
+    )
+    for row in rows:
+        steps = (
+            "–"
+            if row.steps_without is None or row.steps_with is None
+            else f"{row.steps_without:.1f}\n→ {row.steps_with:.1f}"
+        )
+        table.add_row(
+            row.configuration,
+            row.mitigation,
+            f"{_short(row.adopted_without)}\n→ {_short(row.adopted_with)}",
+            signed(row.adoption_difference, row.adoption_interval),
+            f"{row.adopted_without_only}/{row.adopted_with_only}",
+            f"{_short(row.success_without)}\n→ {_short(row.success_with)}",
+            signed(row.success_difference, row.success_interval),
+            steps,
+            "–" if row.steps_difference is None else f"{row.steps_difference:+.1f}",
+        )
+    return table
+
+
+def _short(rate: Rate) -> str:
+    return "–" if rate.value is None else f"{rate.value:.2f}"
+
+
 def reliability_tables(result: AnalysisResult) -> list[Table]:
-    """The tables this result has (none when it was analysed without clean outcomes)."""
-    return [t for t in (task_success_table(result), pass_k_table(result)) if t is not None]
+    """The tables this result has (none when it was analysed without clean outcomes or
+    mitigated configurations)."""
+    tables = (task_success_table(result), pass_k_table(result), mitigation_table(result))
+    return [t for t in tables if t is not None]

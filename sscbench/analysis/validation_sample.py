@@ -28,11 +28,14 @@ def _pair(ref: Reference) -> tuple[str, str]:
 
 
 def from_references(
-    source: str, description: str, pairs: Iterable[tuple[str, Reference]]
+    source: str,
+    description: str,
+    pairs: Iterable[tuple[str, Reference]],
+    random: bool = True,
 ) -> ValidationSample:
     """A sample from ``(run id, accepted reference)`` pairs (pending ones are skipped)."""
     refs = {run_id: _pair(ref) for run_id, ref in pairs if ref.status == "accepted"}
-    return ValidationSample(source=source, description=description, references=refs)
+    return ValidationSample(source=source, description=description, references=refs, random=random)
 
 
 def from_review(review_dir: Path) -> ValidationSample:
@@ -45,8 +48,26 @@ def from_review(review_dir: Path) -> ValidationSample:
     references = agreement_report(review_dir).references
     pairs = [(key[r.packet_id].run_id, r) for r in references if r.packet_id in key]
     return from_references(
-        "review", f"adjudicated reference of {review_dir.name}/ ({len(pairs)} packets)", pairs
+        "review",
+        f"adjudicated reference of {review_dir.name}/ ({len(pairs)} packets)",
+        pairs,
+        random=_export_order(review_dir) != "confidence",
     )
+
+
+def _export_order(review_dir: Path) -> str:
+    """How ``review export`` drew the sample (``strata`` when ``export.json`` predates the
+    choice or cannot be read: the round-robin draw it always made)."""
+    import json
+
+    from sscbench.review.export import EXPORT_FILE
+
+    try:
+        data = json.loads((review_dir / EXPORT_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "strata"
+    order = data.get("order") if isinstance(data, dict) else None
+    return order if isinstance(order, str) else "strata"
 
 
 def from_truth(

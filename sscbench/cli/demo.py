@@ -45,6 +45,10 @@ DEMO_AGENTS = (
     "scripted:mixed",
 )
 CONTROLS_PER_OPERATOR = 10
+MITIGATED_AGENTS = ("scripted:gold", "scripted:hasty")
+DEMO_MITIGATIONS = ("verify_before_write", "read_back_after_write")
+"""The reference mitigations, behind the agent that trusts the latest sighting and the one
+that trusts the first, at the first seed: each changes one and not the other."""
 LOCAL_AGENT = "openai-compatible"
 LOCAL_PARAMS: dict[str, Any] = {"model": "smollm2", "server": "llama.cpp", "max_tokens": 256}
 """The opt-in real model: the packaged SmolLM2 on a managed llama.cpp server. Replies are
@@ -71,6 +75,7 @@ def handle(args: argparse.Namespace) -> int:
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench import heartbeat
     from sscbench.analysis.correction_view import correction_table, error_rate_table
+    from sscbench.analysis.mitigation import mitigation_rows, read_run_steps
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.task_success import read_clean_outcomes
@@ -82,7 +87,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.experiments.session import run_experiment
     from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import validate_against_truth
-    from sscbench.reconstruct.label import label_ledger
+    from sscbench.reconstruct.label import label_dir, label_ledger
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.validate import QUANTITIES, validate_dir
 
@@ -95,9 +100,12 @@ def handle(args: argparse.Namespace) -> int:
     clean_dir = args.out.with_name(f"{args.out.name}-clean")
     baseline_dir = args.out.with_name(f"{args.out.name}-clean-agents")
     baseline = _baseline(case_set, seeds)
+    mitigation_dir = args.out.with_name(f"{args.out.name}-mitigations")
+    mitigated = _mitigated(case_set, seeds)
     local = _with_local_model(case_set, seeds, args.out) if args.local_model else None
     scheduled = len(case_set.cases) * len(DEMO_AGENTS) * len(seeds)
-    total = (scheduled if local is None else len(local[1])) + len(controls) + len(baseline[1])
+    total = (scheduled if local is None else len(local[1])) + len(controls)
+    total += len(baseline[1]) + len(mitigated[1])
     started = time.perf_counter()
     failed = executed = 0
     with Progress(
@@ -126,6 +134,7 @@ def handle(args: argparse.Namespace) -> int:
             run_experiment(local[0], args.out, runs=local[1], on_record=done)
         run_clean_tasks(controls, "scripted:gold", clean_dir, on_record=done)
         run_experiment(baseline[0], baseline_dir, runs=baseline[1], on_record=done)
+        run_experiment(mitigated[0], mitigation_dir, runs=mitigated[1], on_record=done)
     heartbeat.phase("labelling the runs (reconstruction)")
     # Each ledger is parsed once, here; labelling, the oracles and the report take it.
     runs = ledgers([args.out])
@@ -142,6 +151,16 @@ def handle(args: argparse.Namespace) -> int:
         sample = from_truth(args.out, labels, runs=runs, truths=validation.truths)
         result = analyze(
             labels, case_set, validation=sample, clean=read_clean_outcomes([baseline_dir])
+        )
+        result = result.model_copy(
+            update={
+                "mitigations": mitigation_rows(
+                    [*labels, *label_dir(mitigation_dir)],
+                    case_set,
+                    DEMO_MITIGATIONS,
+                    read_run_steps([args.out, mitigation_dir]),
+                )
+            }
         )
         by_id = {ledger.header.run_id: ledger for _, ledger in runs}
         files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
@@ -164,8 +183,9 @@ def handle(args: argparse.Namespace) -> int:
     out.print(
         f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls) in "
         f"{time.perf_counter() - started:.1f} s\n"
-        f"  ledgers:  {args.out} (clean controls: {clean_dir}; every agent's clean runs: "
-        f"{baseline_dir})\n"
+        f"  ledgers:  {args.out} (clean controls: {clean_dir})\n"
+        f"  clean runs of every agent: {baseline_dir}\n"
+        f"  behind the mitigations:    {mitigation_dir}\n"
         f"  labels:   {args.out / LABELS_FILE}\n"
         f"  report:   {files.report_path}\n"
         f"  oracles:  {args.out / EVAL_DIR} (verdicts and scores)"
@@ -184,6 +204,23 @@ def _baseline(case_set: CaseSet, seeds: range) -> tuple[Experiment, list[Schedul
     )
     tasks = dict.fromkeys((c.contract.domain, c.contract.task_id) for c in case_set.cases)
     return experiment, clean_runs(experiment, list(tasks))
+
+
+def _mitigated(case_set: CaseSet, seeds: range) -> tuple[Experiment, list[ScheduledRun]]:
+    """:data:`MITIGATED_AGENTS` behind each of :data:`DEMO_MITIGATIONS` on every case, first
+    seed: compared with the same agents' runs of the main run set (their own directory, so
+    the main tables stay those of the five agents)."""
+    from sscbench.experiments.inline import command_line_experiment, fault_runs
+
+    experiment = command_line_experiment(
+        "reference mitigations",
+        [(agent, {}) for agent in MITIGATED_AGENTS],
+        seeds=seeds[:1],
+        case_set=case_set,
+        mitigations=DEMO_MITIGATIONS,
+        unmitigated=False,
+    )
+    return experiment, fault_runs(experiment, [c.contract for c in case_set.cases])
 
 
 def _with_local_model(

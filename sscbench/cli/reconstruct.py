@@ -64,6 +64,14 @@ def register(sub: Any) -> None:
         help="label in this process (default), or as Ray tasks — a local cluster, or the one "
         "at ADDRESS (rules classifier; same labels)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="label in N processes of this machine (rules classifier; same labels, same "
+        "order); each process pays the imports once, so it pays off on large run sets",
+    )
     p.set_defaults(handler=handle)
 
 
@@ -92,7 +100,18 @@ def handle(args: argparse.Namespace) -> int:
     classifier = _classifier(args) if args.classifier == "llm" else None
     heartbeat.phase(f"labelling the runs under {root}")
     kind, address = args.executor
-    if kind == "ray":
+    if args.workers < 1:
+        raise ConfigError(f"--workers must be at least 1, got {args.workers}")
+    if args.workers > 1 and (classifier is not None or kind == "ray"):
+        raise ConfigError(
+            "--workers labels in local processes with the rules classifier; drop --workers "
+            "or the other option (--classifier llm, --executor ray)"
+        )
+    if args.workers > 1:
+        from sscbench.experiments.fanout import label_dir_in_processes
+
+        labels, problems = label_dir_in_processes(root, args.workers)
+    elif kind == "ray":
         if classifier is not None:
             raise ConfigError("--executor ray labels with the rules classifier; drop one of them")
         from sscbench.experiments.fanout import label_dir_on_ray

@@ -112,6 +112,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 f"{args.analysis}: not an analysis result ({validation_problem(exc)}); give "
                 "the analysis.json a previous `sscbench report` wrote"
             ) from None
+    from sscbench.analysis.mitigation import read_run_steps
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.cases.caseset import load_case_set
@@ -124,6 +125,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
         warnings.simplefilter("always", TruncatedLineWarning)
         schedule = read_schedule(args.rundir / SCHEDULE_FILE)
         clean = read_clean_outcomes([args.rundir, *args.clean])
+        steps = read_run_steps([args.rundir])
     # a crash cut the last line: say so in one line (once per file), carry on
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
@@ -143,6 +145,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 gated=schedule.gated if schedule else (),
                 validation=sample,
                 clean=clean or None,
+                steps=steps,
             )
 
         if args.executor[0] == "ray":

@@ -41,7 +41,22 @@ def register(sub: Any) -> None:
 
     exp = actions.add_parser("export", help="sample runs and write masked review packets")
     exp.add_argument("rundir", type=Path, help="a directory of runs (with labels.jsonl, or not)")
-    exp.add_argument("--sample", type=int, required=True, metavar="N", help="packets to write")
+    exp.add_argument("--sample", type=int, metavar="N", help="packets to write")
+    exp.add_argument(
+        "--plan",
+        type=Path,
+        metavar="PLAN.json",
+        help="draw the quotas of a `review plan` (per operator, configuration and automatic "
+        "cell) instead of --sample",
+    )
+    exp.add_argument(
+        "--order",
+        choices=("strata", "confidence"),
+        default="strata",
+        help="strata: round-robin over (operator, configuration, arrival class), at random "
+        "(default); confidence: the N least confident adoption labels first (finds errors; "
+        "not a validation sample for the corrected figures)",
+    )
     exp.add_argument("--seed", type=int, default=0, help="sampling seed (default 0)")
     exp.add_argument("--out", type=Path, required=True, help="new review directory")
     exp.add_argument(
@@ -63,6 +78,25 @@ def register(sub: Any) -> None:
         help=f"address `review serve` will answer at, for the printed URLs (default {DEFAULT_URL})",
     )
     exp.set_defaults(handler=handle_export)
+
+    pln = actions.add_parser(
+        "plan", help="how many runs to review, and which, for a target corrected half-width"
+    )
+    pln.add_argument("rundir", type=Path, help="a directory of runs (with labels.jsonl, or not)")
+    pln.add_argument(
+        "--half-width",
+        type=float,
+        default=0.05,
+        help="target half-width of each corrected a_s, every operator pooled (default 0.05)",
+    )
+    pln.add_argument(
+        "--error",
+        type=float,
+        default=0.07,
+        help="assumed share of runs whose automatic cell is wrong (default 0.07)",
+    )
+    pln.add_argument("--out", type=Path, help="write the plan here (for `review export --plan`)")
+    pln.set_defaults(handler=handle_plan)
 
     tok = actions.add_parser("tokens", help="issue new reviewer tokens (old ones stop working)")
     tok.add_argument("dir", type=Path, help="a review directory from `review export`")
@@ -89,11 +123,22 @@ def handle_export(args: argparse.Namespace) -> int:
     from sscbench.user_files import check_output_dir
 
     check_output_dir(args.out, "--out")
+    if (args.sample is None) == (args.plan is None):
+        raise ConfigError("give --sample N or --plan PLAN.json (one of them)")
+    if args.plan is not None and args.order != "strata":
+        raise ConfigError("--order confidence takes --sample N, not a --plan")
+    plan = None
+    if args.plan is not None:
+        from sscbench.review.plan import read_plan
+
+        plan = read_plan(args.plan)
     result = export_review(
         args.rundir,
         args.out,
-        args.sample,
+        args.sample if plan is None else plan.total,
         args.seed,
+        plan=plan,
+        order=args.order,
         include_controls=args.include_controls,
         calibration=args.calibration,
         reviewers=_names(args.reviewers),
@@ -112,7 +157,7 @@ def handle_export(args: argparse.Namespace) -> int:
         f"left out: {left.get('paired_check_or_arrival_variant', 0)} paired-check or arrival "
         f"variant runs, {left.get('later_repetition', 0)} runs of later repetitions"
     )
-    if len(result.entries) < args.sample:
+    if len(result.entries) < (args.sample or 0):
         console.print(f"[yellow]only {len(result.entries)} runs were eligible[/yellow]")
     if len(result.calibration) < args.calibration:
         console.print(
@@ -120,6 +165,55 @@ def handle_export(args: argparse.Namespace) -> int:
             "for calibration[/yellow]"
         )
     _print_urls(console, result.urls or {}, args.out)
+    return 0
+
+
+def handle_plan(args: argparse.Namespace) -> int:
+    """Print the plan (per operator and cell; the forecast per configuration and stratum)
+    and write it when ``--out`` is given."""
+    from sscbench.review.export import automatic_labels
+    from sscbench.review.plan import plan_review, write_plan
+    from sscbench.review.sample import eligible, review_population
+    from sscbench.terminal import compact_table
+
+    if not args.rundir.is_dir():
+        raise ConfigError(f"{args.rundir} is not a directory of runs")
+    labels, _ = automatic_labels(args.rundir)
+    population = review_population(labels, args.rundir)
+    runs = [x for x in population.runs if eligible(x, include_controls=False)]
+    plan = plan_review(runs, args.half_width, args.error)
+    console = make_console(highlight=False)
+    table = compact_table(
+        f"review plan: {plan.total} runs, up to {plan.per_cell} from every automatic cell of "
+        f"each operator\n(target half-width {plan.target_half_width}, assumed error "
+        f"{plan.assumed_error})",
+        ("operator", "cell", "runs", "review"),
+        left=("operator", "cell"),
+    )
+    merged: dict[tuple[str, str], list[int]] = {}
+    for q in plan.quotas:
+        row = merged.setdefault((q.operator, q.cell), [0, 0])
+        row[0] += q.runs
+        row[1] += q.review
+    for (op, cell), (n, k) in merged.items():
+        table.add_row(op, cell, str(n), str(k))
+    console.print(table)
+    forecast = compact_table(
+        "predicted half-width of the corrected a_s, every operator pooled",
+        ("configuration", "stratum", "runs", "half-width", "runs only", "note"),
+        left=("configuration", "stratum", "note"),
+    )
+    for f in plan.forecast:
+        note = "limited by runs" if f.limited_by_runs else ""
+        hw = "–" if f.half_width is None else f"{f.half_width:.3f}"
+        floor = "–" if f.runs_only is None else f"{f.runs_only:.3f}"
+        forecast.add_row(f.configuration, f.stratum, str(f.runs), hw, floor, note)
+    console.print(forecast)
+    if args.out is not None:
+        write_plan(plan, args.out)
+        console.print(
+            f"plan → {args.out} (draw it: sscbench review export RUNDIR --plan {args.out})"
+        )
     return 0
 
 

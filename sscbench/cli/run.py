@@ -76,6 +76,13 @@ def register(sub: Any) -> None:
         help="agent parameter, e.g. p=0.3 for scripted:mixed, phrasing=varied for any "
         "scripted agent (repeatable)",
     )
+    p.add_argument(
+        "--mitigation",
+        metavar="NAME",
+        help="run the agent behind this mitigation (verify_before_write, "
+        "read_back_after_write, or one a plugin registers); its runs are configuration "
+        "AGENT+NAME (docs/writing-a-mitigation.md)",
+    )
     p.add_argument("--user", default="scripted", help="user name: scripted | simulator")
     p.add_argument(
         "--user-param",
@@ -151,10 +158,17 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.runs.layout import check_writable
 
     if args.config is not None:
-        if args.contract is not None or args.case is not None or args.domain or args.variant:
+        if (
+            args.contract is not None
+            or args.case is not None
+            or args.domain
+            or args.variant
+            or getattr(args, "mitigation", None)
+        ):
             raise ConfigError(
-                "--config takes everything from the experiment file; drop "
-                "--domain, --contract, --case and --variant"
+                "--config takes everything from the experiment file (mitigations from its "
+                "`mitigations` list); drop --domain, --contract, --case, --variant and "
+                "--mitigation"
             )
         if args.dry_run:
             from sscbench.experiments.cli import dry_run
@@ -197,6 +211,8 @@ def handle(args: argparse.Namespace) -> int:
         user=args.user,
         user_params=parse_params(args.user_param, "--user-param"),
         concurrency=args.concurrency,
+        mitigations=() if getattr(args, "mitigation", None) is None else (args.mitigation,),
+        unmitigated=False,
     )
     if contract is not None:
         runs = fault_runs(experiment, [contract], args.max_steps)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
+from sscbench.agents.mitigations import mitigate
 from sscbench.agents.providers import ProviderAgent
 from sscbench.agents.providers.scaffold import tool_schemas
 from sscbench.agents.registry import make_agent
@@ -176,21 +177,24 @@ def execute_into(
     """Run one episode into ``run_dir`` (which must not hold a run). Takes only what the
     episode needs, so a remote worker can run it from a small, picklable job."""
     contract = run.contract
-    spec = episode_spec(run, run.configuration.id if records_configuration else None)
     config = run.configuration
+    recorded = records_configuration or config.mitigation is not None
+    spec = episode_spec(run, config.id if recorded else None)
     agent_key = POOL.key("agent", config.agent, config.params)
     user_key = POOL.key("user", user_setting.name, user_setting.params)
     agent = POOL.take(agent_key, lambda: make_agent(config.agent, **config.params))
     user = POOL.take(user_key, lambda: make_user(user_setting.name, **user_setting.params))
     end = run_episode(
         spec,
-        agent,
+        mitigate(agent, config.mitigation),
         user,
         run_dir,
         run_id=run.run_id,
         intervention=None if contract is None else ContractIntervention(contract),
         arrival=run.arrival,
     )
-    POOL.give(agent_key, agent)  # not after an exception: a broken participant is dropped
+    # Not after an exception: a broken participant is dropped. The inner agent goes back
+    # to the pool; a mitigation is built per run.
+    POOL.give(agent_key, agent)
     POOL.give(user_key, user)
     return end

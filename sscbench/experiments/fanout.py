@@ -86,6 +86,29 @@ def label_chunk(run_dirs: list[str]) -> list[tuple[str | None, str | None]]:
     return out
 
 
+def label_dir_in_processes(root: Path, workers: int) -> tuple[list[Any], list[str]]:
+    """:func:`~sscbench.reconstruct.label.label_dir_or_skip` over ``workers`` processes of
+    this machine, on chunks of consecutive runs; the same labels in the same order (the
+    parent re-reads each label from the JSON a worker wrote, as the labels file holds it),
+    and the same problems. Workers are spawned, so each pays the imports once (about
+    0.7 s): worth it for large run sets."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from sscbench.reconstruct.label import run_dirs
+    from sscbench.reconstruct.labels import RunLabels
+
+    paths = [str(p) for p in run_dirs(root)]
+    size = max(1, math.ceil(len(paths) / (workers * CHUNKS_PER_CPU)))
+    chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        results = [r for part in pool.map(label_chunk, chunks) for r in part]
+    labels = [RunLabels.model_validate_json(text) for text, _ in results if text is not None]
+    problems = [problem for _, problem in results if problem is not None]
+    return labels, problems
+
+
 def label_dir_on_ray(root: Path, address: str | None) -> tuple[list[Any], list[str]]:
     """:func:`~sscbench.reconstruct.label.label_dir_or_skip` with the runs labelled as Ray
     tasks; the same labels in the same order, and the same problems."""

@@ -84,13 +84,20 @@ def user_identity(name: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def configuration_hash(
-    agent: str, params: dict[str, Any], user: str, user_params: dict[str, Any]
+    agent: str,
+    params: dict[str, Any],
+    user: str,
+    user_params: dict[str, Any],
+    mitigation: str | None = None,
 ) -> str:
-    """sha256 of the canonical agent and user identity."""
-    identity = {
+    """sha256 of the canonical agent and user identity, and of the mitigation when there is
+    one (so every configuration without one keeps the hash it always had)."""
+    identity: dict[str, Any] = {
         "agent": agent_identity(agent, params),
         "user": user_identity(user, user_params),
     }
+    if mitigation is not None:
+        identity["mitigation"] = mitigation
     return hashlib.sha256(canonical_json(identity).encode()).hexdigest()
 
 

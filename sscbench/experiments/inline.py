@@ -28,6 +28,7 @@ from sscbench.experiments.load import (
     Experiment,
     resolve_configuration,
     resolve_user,
+    with_mitigation,
 )
 from sscbench.experiments.locate import KeyLines
 from sscbench.experiments.plan import RunKey, ScheduledRun, clean_item
@@ -84,9 +85,13 @@ def command_line_experiment(
     user_params: dict[str, Any] | None = None,
     case_set: CaseSet | None = None,
     concurrency: int = 1,
+    mitigations: Sequence[str] = (),
+    unmitigated: bool = True,
 ) -> Experiment:
     """An ungated experiment of ``agents`` (registry name, parameters); one configuration
-    per agent, named by it, as the ledgers of these commands always were."""
+    per agent, named by it, as the ledgers of these commands always were — and, for each
+    of ``mitigations``, the same agent behind it, named ``AGENT+MITIGATION`` (with
+    ``unmitigated=False``, only those)."""
     if not seeds:
         raise ConfigError("no seed to run")
     if len(set(seeds)) != len(seeds):
@@ -100,7 +105,11 @@ def command_line_experiment(
             problems, warnings, ("agents", index), agent, agent, dict(params), setting
         )
         if config is not None:
-            configurations.append(config)
+            if unmitigated or not mitigations:
+                configurations.append(config)
+            configurations.extend(
+                with_mitigation(config, name, setting, problems) for name in mitigations
+            )
     problems.raise_if_any()
     return Experiment(
         source=COMMAND_LINE,
@@ -151,7 +160,7 @@ def fault_runs(
                         run_id=run_id_for(
                             contract.domain,
                             contract.task_id,
-                            config.agent,
+                            config.id,
                             seed,
                             contract.contract_id,
                         ),
@@ -181,7 +190,7 @@ def clean_runs(
                         variants={},
                         operator=None,
                         contract=None,
-                        run_id=run_id_for(domain, task_id, config.agent, seed),
+                        run_id=run_id_for(domain, task_id, config.id, seed),
                     )
                 )
     return runs

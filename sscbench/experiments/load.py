@@ -9,7 +9,7 @@ are relative to the file, so an experiment directory can be moved or shared as a
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +55,8 @@ class Configuration:
     hash: str
     repetitions: int | None = None
     """How many of the experiment's repetitions it runs (r0 first); None: all."""
+    mitigation: str | None = None
+    """The mitigation the agent runs behind (docs/writing-a-mitigation.md); None: none."""
 
     @property
     def dirname(self) -> str:
@@ -167,6 +169,28 @@ def resolve_configuration(
         return None
     digest = configuration_hash(agent, params, user.name, user.params)
     return Configuration(ident, agent, params, digest, repetitions)
+
+
+MITIGATION_SEPARATOR = "+"
+"""A mitigated configuration's display id: the base configuration's, ``+``, the mitigation."""
+
+
+def with_mitigation(
+    config: Configuration, name: str, user: UserSetting, problems: Problems | None = None
+) -> Configuration:
+    """``config`` behind the mitigation ``name``: id ``ID+NAME``, hashed with it. An
+    unknown name is a problem (or a :class:`ConfigError` without ``problems``)."""
+    from sscbench.agents.mitigations import MITIGATIONS
+
+    if name not in MITIGATIONS.names():
+        text = f"unknown mitigation {name!r}; known: {', '.join(MITIGATIONS.names()) or 'none'}"
+        if problems is None:
+            raise ConfigError(text)
+        problems.add(("mitigations",), text)
+    digest = configuration_hash(config.agent, config.params, user.name, user.params, name)
+    return replace(
+        config, id=f"{config.id}{MITIGATION_SEPARATOR}{name}", hash=digest, mitigation=name
+    )
 
 
 def _configurations(
@@ -342,6 +366,11 @@ def load_experiment(path: Path) -> Experiment:
     warnings: list[str] = []
     user = resolve_user(problems, warnings, spec.user.name, _resolve_paths(spec.user.params, base))
     configurations = _configurations(problems, warnings, spec, base, user)
+    configurations += [
+        with_mitigation(config, name, user, problems)
+        for name in dict.fromkeys(spec.mitigations)
+        for config in list(configurations)
+    ]
     case_set, cases = _cases(problems, spec.cases, base)
     cases += _paired(problems, spec.checks.paired, cases)
     limits = _step_limits(problems, spec, case_set, cases)

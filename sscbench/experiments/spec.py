@@ -103,4 +103,9 @@ class ExperimentFile(_Strict):
     checks: ChecksEntry = Field(default_factory=ChecksEntry)
     arrival_arms: tuple[Arm, ...] = ()
     arrival: ArrivalEntry = Field(default_factory=ArrivalEntry)
+    mitigations: tuple[str, ...] = Field(
+        default=(),
+        description="mitigations to compare: every configuration also runs behind each, "
+        "as configuration ID+MITIGATION on the same cases and seeds",
+    )
     configurations: tuple[ConfigurationEntry, ...] = Field(min_length=1)

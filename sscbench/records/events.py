@@ -111,10 +111,15 @@ class Header(_Record):
         description="since v5: the arrival intervention of this run (arm, interface, replay "
         "source); absent when the run was not manipulated",
     )
+    mitigation: ParticipantSpec | None = Field(
+        default=None,
+        description="the mitigation the agent ran behind (docs/writing-a-mitigation.md); "
+        "absent when there was none",
+    )
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "clock", "client", "arrival")
+        return _omit_none(handler(self), "clock", "client", "arrival", "mitigation")
 
 
 class _Visible(_Record):

@@ -34,9 +34,11 @@ from sscbench.review.access import DEFAULT_URL, URLS_FILE, check_names, issue_to
 from sscbench.review.agreement import ADJUDICATOR, REVIEWERS
 from sscbench.review.packet import build_packet, packet_id
 from sscbench.review.parse import first_error
+from sscbench.review.plan import ReviewPlan, plan_summary, planned_sample
 from sscbench.review.sample import (
     calibration_sample,
     eligible,
+    least_confident_sample,
     review_population,
     stratified_sample,
     stratum_of,
@@ -125,9 +127,14 @@ def export_review(
     reviewers: Sequence[str] = REVIEWERS,
     adjudicator: str = ADJUDICATOR,
     serve_url: str = DEFAULT_URL,
+    plan: ReviewPlan | None = None,
+    order: str = "strata",
 ) -> ExportResult:
     """Sample ``n`` runs of ``root`` (and ``calibration`` practice runs outside the
-    sample), write a review directory at ``out`` and issue one token per reviewer."""
+    sample), write a review directory at ``out`` and issue one token per reviewer. With a
+    ``plan`` (``review plan``), its quotas are drawn instead of the round-robin sample;
+    ``order="confidence"`` takes the ``n`` least confident runs instead (not a random sample:
+    ``export.json`` says so, and the correction refuses it)."""
     if not root.is_dir():
         raise ConfigError(f"{root} is not a directory of runs")
     if n < 1:
@@ -144,7 +151,13 @@ def export_review(
     population = review_population(all_labels, root)
     labels = list(population.runs)
     dirs = run_dirs_by_id(root)
-    chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
+    if order == "confidence":
+        chosen = least_confident_sample(labels, n, seed, include_controls=include_controls)
+    elif plan is None:
+        chosen = stratified_sample(labels, n, seed, include_controls=include_controls)
+    else:
+        reviewable_runs = [x for x in labels if eligible(x, include_controls=include_controls)]
+        chosen = planned_sample(reviewable_runs, plan, seed)
     practice = calibration_sample(
         labels, chosen, calibration, seed, include_controls=include_controls
     )
@@ -166,6 +179,8 @@ def export_review(
                 "rundir": str(root.resolve()),
                 "labels_file": str(labels_path.resolve()) if labels_path else None,
                 "sample": n,
+                "plan": None if plan is None else plan_summary(plan),
+                "order": order,
                 "seed": seed,
                 "include_controls": include_controls,
                 "population": population.describe(),

@@ -165,3 +165,27 @@ def calibration_sample(
     taken = {x.run_id for x in chosen}
     rest = [x for x in labels if x.run_id not in taken]
     return stratified_sample(rest, n, f"calibration\x00{seed}", include_controls=include_controls)
+
+
+def least_confident_sample(
+    labels: Sequence[RunLabels], n: int, seed: int | str, *, include_controls: bool = False
+) -> list[RunLabels]:
+    """The ``n`` eligible runs whose adoption label is least confident
+    (``sscbench.reconstruct.confidence``; an undecided ``A`` first), ties in a seeded
+    order: human review where the reconstructor is least sure. Not a random sample, so it
+    cannot serve as the correction's validation sample (docs/measurement.md §6.6)."""
+    from sscbench.reconstruct.confidence import label_confidence
+
+    rng = random.Random(f"confidence\x00{seed}")
+    pool = [
+        x
+        for x in sorted(labels, key=lambda x: x.run_id)
+        if eligible(x, include_controls=include_controls)
+    ]
+    rng.shuffle(pool)
+
+    def value(label: RunLabels) -> float:
+        conf = label_confidence(label)
+        return 0.0 if conf is None else conf.value
+
+    return sorted(pool, key=value)[:n]

@@ -17,7 +17,7 @@ import pytest
 from sscbench.analysis.correction import (
     CELLS,
     MIN_PER_OPERATOR,
-    ValidationCounts,
+    Design,
     ValidationSample,
     cell,
     observed_cell,
@@ -82,29 +82,43 @@ def test_cells_are_distinct_and_cover_every_label() -> None:
     refs = {cell(z, a) for z in ("before", "after", "absent", "out") for a in (True, False, None)}
     assert refs == set(range(CELLS))
     auto = {observed_cell(z, a) for z in ("before", "after", "absent", None) for a in (True, False)}
-    assert len(auto) == 7  # six decided cells of P and "not in P"
+    assert len(auto) == 7  # six decided cells of P and "other"
+    assert observed_cell("before", None) == observed_cell(None, True) == 6
 
 
 def test_double_sampling_by_hand() -> None:
-    # 100 unvalidated runs labelled before/yes, 50 before/no. Validated: in before/yes
-    # 8 truly before/yes and 2 truly before/no; in before/no 10 truly before/no.
-    counts = np.zeros((1, 8, CELLS), dtype=np.int64)
+    # One configuration, one cluster. Unvalidated: 100 runs labelled before/yes, 50
+    # before/no. Validated: in before/yes 8 truly before/yes and 2 truly before/no; in
+    # before/no 10 truly before/no.
     by, bn = observed_cell("before", True), observed_cell("before", False)
-    counts[0, by, cell("before", True)] = 8
-    counts[0, by, cell("before", False)] = 2
-    counts[0, bn, cell("before", False)] = 10
-    table, defined = ppv(ValidationCounts(np.ones(1), counts).weighted())
-    assert defined[by] and defined[bn] and not defined[observed_cell("after", True)]
-    runs = np.zeros((1, CELLS + 8), dtype=np.int64)
-    runs[0, cell("before", True)] = 8  # the validated runs count at their reference
-    runs[0, cell("before", False)] = 12
-    runs[0, CELLS + by] = 100
-    runs[0, CELLS + bn] = 50
-    t = totals(runs, table)
-    share, den = stratum_rate(t, 0)
-    # before/yes: 8 + 100·0.8 = 88; before/no: 12 + 100·0.2 + 50 = 82
+    x = np.zeros((1, 2, CELLS + 1), dtype=np.int64)
+    x[0, 0, cell("before", True)] = 8
+    x[0, 0, cell("before", False)] = 2
+    x[0, 0, CELLS] = 100
+    x[0, 1, cell("before", False)] = 10
+    x[0, 1, CELLS] = 50
+    design = Design(x, np.zeros(2, dtype=np.int64), np.array([by, bn]), 1)
+    table = ppv(design.clusters.sum(axis=0).astype(np.float64), design.cells)
+    assert table[by, cell("before", True)] == pytest.approx(0.8)
+    assert table[observed_cell("after", True)].sum() == 0
+    share, den = stratum_rate(totals(design)[0], 0)
+    # before/yes: 8 + 100·0.8 = 88; before/no: 2 + 10 + 100·0.2 + 50 = 82
     assert float(den) == pytest.approx(170)
     assert float(share) == pytest.approx(88 / 170)
+
+
+def test_weights_undo_an_uneven_sample() -> None:
+    # Two configurations share cell before/yes: in "a" 10 of 100 runs are validated (5
+    # truly yes), in "b" 10 of 10 (all yes). Unweighted, the PPV would be 15/20; weighted
+    # by N/m it is (10·5 + 1·10) / (10·10 + 1·10) = 60/110.
+    by = observed_cell("before", True)
+    x = np.zeros((1, 2, CELLS + 1), dtype=np.int64)
+    x[0, 0, cell("before", True)] = 5
+    x[0, 0, cell("before", False)] = 5
+    x[0, 0, CELLS] = 90
+    x[0, 1, cell("before", True)] = 10
+    table = ppv(x.sum(axis=0).astype(np.float64), np.array([by, by]))
+    assert table[by, cell("before", True)] == pytest.approx(60 / 110)
 
 
 def test_error_rates_count_the_flips() -> None:
@@ -198,3 +212,12 @@ def test_the_correction_is_seeded() -> None:
     a = _analyze(list(truth), refs)
     b = _analyze(list(truth), refs)
     assert a.model_dump_json() == b.model_dump_json()
+
+
+def test_a_sample_of_the_least_confident_runs_corrects_nothing() -> None:
+    truth = _truth()
+    refs = {lab.run_id: _ref(lab) for lab in truth}
+    sample = ValidationSample("review", "least confident", refs, random=False)
+    result = analyze(list(truth), _case_set(), validation=sample, replicates=50)
+    assert result.corrected and all(r.status == "too_small" for r in result.corrected)
+    assert all(r.warning and "not a random sample" in r.warning for r in result.corrected)

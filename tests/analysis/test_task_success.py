@@ -251,3 +251,29 @@ def test_section_and_tables_escape_and_show_the_rows(result: AnalysisResult) -> 
     assert "<script>x" not in html and "&lt;script&gt;x" in html
     assert "−0.33" in html or "-0.33" in html
     assert len(reliability_tables(result)) == 2
+
+
+def test_the_report_page_has_the_section(result: AnalysisResult, tmp_path: Path) -> None:
+    from sscbench.analysis.report import write_report
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    files = write_report(result, LABELS, runs, tmp_path / "report")
+    html = files.report_path.read_text(encoding="utf-8")
+    assert 'id="task-success"' in html and 'id="table-pass-k"' in html
+    saved = AnalysisResult.model_validate_json((tmp_path / "report" / "analysis.json").read_text())
+    assert saved.task_success == result.task_success
+
+
+def test_report_refuses_a_clean_directory_that_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sscbench.cli.main import main
+    from sscbench.reconstruct.run_set import write_labels
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    write_labels(runs / "labels.jsonl", LABELS, runs)
+    assert main(["report", str(runs), "--clean", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--clean" in err[0] and "not a directory of runs" in err[0], err

@@ -21,7 +21,7 @@ def _run(*args: str) -> int:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--domain", "telecom", "--tasks", "0"], "unknown domain 'telecom'"),
+        (["--domain", "banking", "--tasks", "0"], "unknown domain 'banking'"),
         (["--domain", "airline", "--tasks", "999"], "unknown airline task '999'"),
         (["--domain", "airline", "--tasks", "3-1"], "bad task range '3-1'"),
         (["--domain", "airline", "--tasks", "0", "--agent", "gpt-9"], "unknown agent 'gpt-9'"),

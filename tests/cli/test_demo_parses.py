@@ -54,10 +54,16 @@ def test_the_demo_reads_each_ledger_once(
 
     faulted = sorted(str(p) for p in out.rglob(LEDGER_FILE))
     clean = sorted(str(p) for p in (tmp_path / "demo-clean").rglob(LEDGER_FILE))
-    assert len(faulted) > 20 and clean
-    every = dict.fromkeys(faulted + clean, 1)
+    # Every agent's clean run of every case's task, for task success under fault and pass^k:
+    # their graded outcomes are read from the status file, their ledgers never again.
+    agents = sorted(str(p) for p in (tmp_path / "demo-clean-agents").rglob(LEDGER_FILE))
+    # The reference mitigations' runs, labelled once for their comparison with the main runs.
+    mitigated = sorted(str(p) for p in (tmp_path / "demo-mitigations").rglob(LEDGER_FILE))
+    assert len(faulted) > 20 and clean and agents and mitigated
+    every = dict.fromkeys(faulted + clean + mitigated, 1)
     # Running a run reads its finished ledger once, for the digest its status line records.
-    assert {p: n for (s, p), n in opened.items() if s == "running"} == every
+    ran = {p: n for (s, p), n in opened.items() if s == "running"}
+    assert ran == {**every, **dict.fromkeys(agents, 1)}
     # After that, each ledger is opened and parsed once in the whole command: the runs'
     # when labelling starts (the oracles, the labels' run-set record and the report reuse
     # them), the clean controls' by the oracles.
@@ -66,4 +72,5 @@ def test_the_demo_reads_each_ledger_once(
         assert dict(after) == every
         assert {s for s, p in counts if p in faulted and s != "running"} == {"labelling"}
         assert {s for s, p in counts if p in clean and s != "running"} == {"validating"}
+        assert {s for s, p in counts if p in mitigated and s != "running"} == {"validating"}
     assert not [p for s, p in parsed if s == "running"]  # a fresh experiment parses none

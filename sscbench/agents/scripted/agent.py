@@ -66,7 +66,13 @@ from sscbench.agents.scripted.phrasing import (
 )
 from sscbench.agents.scripted.plan import Plan, PlannedAction, VariantDerivation, compile_plan
 from sscbench.agents.scripted.status import DOUBT, handled_status
-from sscbench.agents.scripted.trust import EvidenceHabits, Resolution, chance, resolve
+from sscbench.agents.scripted.trust import (
+    EvidenceHabits,
+    Resolution,
+    chance,
+    follow_guidance,
+    resolve,
+)
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
@@ -177,6 +183,8 @@ class ScriptedAgent:
             params["phrasing"] = phrasing
         self.spec = ParticipantSpec(name=f"scripted:{variant}", params=params)
         self.habits = habits
+        self._habits = habits
+        """The variant's own habits; ``habits`` is what this episode's guidance makes them."""
         self.truth: list[FactUse | FactConflict] = []
         self._rng = random.Random(0)
         self._kb = KnowledgeBase()
@@ -193,6 +201,7 @@ class ScriptedAgent:
         """Compile the task's plan and reset all per-episode state."""
         plan = compile_plan(ctx.domain, ctx.task.id)
         self._kinds = tool_kinds(ctx.domain)
+        self.habits = follow_guidance(self._habits, ctx.guidance)
         self._rng = random.Random(f"{self.spec.name}:{ctx.seed}")
         self._kb = KnowledgeBase()
         self._calls = {}

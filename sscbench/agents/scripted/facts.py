@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from sscbench.json_paths import flatten
 
@@ -58,9 +58,10 @@ def parse_content(content: str) -> Any:
         return content
 
 
-@dataclass(frozen=True)
-class Sighting:
-    """One delivered value of a fact."""
+class Sighting(NamedTuple):
+    """One delivered value of a fact (immutable; a named tuple because an observation
+    yields one per leaf of every record, and a tuple is built in a third of the time of a
+    frozen dataclass)."""
 
     value: Any
     step: int

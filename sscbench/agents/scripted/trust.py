@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sscbench.agents.scripted.facts import FactKey, KnowledgeBase, Sighting
 from sscbench.agents.scripted.invariants import contradicted_paths, product_authority
@@ -30,6 +30,24 @@ class EvidenceHabits:
     confirm_first: bool = False
     """Tell the user the facts before reading what would check them, and report a write
     done before reading it back (``scripted:eager``)."""
+
+
+GUIDANCE: dict[str, dict[str, float]] = {
+    "verify_before_write": {"pre_use_lookup": 1.0, "prefer_authoritative": 1.0},
+}
+"""What each guidance name asks of a scripted agent: the habits it then has at least.
+``verify_before_write`` (read the records a write depends on from their authoritative
+source, and act on them) is the careful agent's look-up and preference; habits that
+overrule evidence (``first_sighting``) are left as they are."""
+
+
+def follow_guidance(habits: EvidenceHabits, guidance: tuple[str, ...]) -> EvidenceHabits:
+    """``habits`` raised to what each known guidance name asks (unknown names are
+    instructions a scripted agent cannot follow, and change nothing)."""
+    for name in guidance:
+        for habit, level in GUIDANCE.get(name, {}).items():
+            habits = replace(habits, **{habit: max(getattr(habits, habit), level)})
+    return habits
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,151 @@
+"""The reference mitigations on the scripted agents: they change adoption in the expected
+direction (the gold agent, which trusts the latest sighting, adopts less behind either; the
+hasty agent, which trusts its first sighting, no less), through the agents' own habits; a
+mitigation is part of the configuration's identity and of the ledger header."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sscbench.agents.base import EpisodeContext
+from sscbench.agents.mitigations import MitigatedAgent, make_mitigation, mitigation_names
+from sscbench.agents.registry import make_agent
+from sscbench.agents.scripted.trust import EvidenceHabits, follow_guidance
+from sscbench.analysis.mitigation import mitigation_rows, read_run_steps, split_configuration
+from sscbench.analysis.results import ALL_OPERATORS, MitigationRow
+from sscbench.cases.caseset import load_case_set
+from sscbench.errors import ConfigError
+from sscbench.experiments.inline import command_line_experiment, fault_runs
+from sscbench.experiments.session import run_experiment
+from sscbench.reconstruct.label import label_dir
+from sscbench.records.ledger import read_ledger
+
+CASES = (
+    "write_effect/airline/11/0",
+    "partial_effect/retail/0/4/status",
+    "ignored_argument/airline/12/4/total_baggages",
+)
+MITIGATIONS = ("verify_before_write", "read_back_after_write")
+
+
+@pytest.fixture(scope="module")
+def run_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    case_set = load_case_set(None)
+    cases = [c for c in case_set.cases if c.entry.case_id in CASES]
+    assert len(cases) == len(CASES)
+    experiment = command_line_experiment(
+        "mitigations",
+        [("scripted:gold", {}), ("scripted:hasty", {})],
+        seeds=[0],
+        case_set=case_set,
+        mitigations=MITIGATIONS,
+    )
+    out = tmp_path_factory.mktemp("mitigations") / "runs"
+    run_experiment(experiment, out, runs=fault_runs(experiment, [c.contract for c in cases]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def rows(run_set: Path) -> dict[tuple[str, str], MitigationRow]:
+    result = mitigation_rows(
+        label_dir(run_set), load_case_set(None), mitigation_names(), read_run_steps([run_set])
+    )
+    return {(r.configuration, r.mitigation): r for r in result if r.operator == ALL_OPERATORS}
+
+
+def test_both_mitigations_lower_the_gold_agents_adoption(
+    rows: dict[tuple[str, str], MitigationRow],
+) -> None:
+    for name in MITIGATIONS:
+        row = rows[("scripted:gold", name)]
+        assert row.adoption_pairs == len(CASES)
+        assert row.adopted_without.numerator == len(CASES)  # each case adopted without
+        assert row.adopted_with.numerator == 0, name
+        assert row.adoption_difference == -1.0
+        assert row.steps_with is not None and row.steps_without is not None
+        assert row.steps_with > row.steps_without  # the defence costs steps
+
+
+def test_the_hasty_agent_adopts_no_less_and_no_more(
+    rows: dict[tuple[str, str], MitigationRow],
+) -> None:
+    for name in MITIGATIONS:
+        row = rows[("scripted:hasty", name)]
+        assert row.adoption_pairs == len(CASES)
+        assert row.adoption_difference == 0.0
+        assert (row.adopted_without_only, row.adopted_with_only) == (0, 0)
+
+
+def test_the_ledger_header_records_the_mitigation_and_the_configuration(run_set: Path) -> None:
+    headers = {
+        (h.configuration, h.mitigation.name if h.mitigation else None)
+        for h in (read_ledger(p).header for p in run_set.glob("*/ledger.jsonl"))
+    }
+    assert ("scripted:gold+verify_before_write", "verify_before_write") in headers
+    assert ("scripted:gold+read_back_after_write", "read_back_after_write") in headers
+    assert (None, None) in headers  # the unmitigated runs' headers are as they always were
+
+
+def test_a_mitigation_is_part_of_the_configuration_identity() -> None:
+    plain = command_line_experiment("x", [("scripted:gold", {})], seeds=[0])
+    both = command_line_experiment("x", [("scripted:gold", {})], seeds=[0], mitigations=MITIGATIONS)
+    hashes = [c.hash for c in both.configurations]
+    assert hashes[0] == plain.configurations[0].hash  # unchanged without a mitigation
+    assert len(set(hashes)) == 3
+    assert [c.id for c in both.configurations] == [
+        "scripted:gold",
+        "scripted:gold+verify_before_write",
+        "scripted:gold+read_back_after_write",
+    ]
+    with pytest.raises(ConfigError, match="unknown mitigation 'nope'"):
+        command_line_experiment("x", [("scripted:gold", {})], seeds=[0], mitigations=["nope"])
+
+
+def test_guidance_raises_habits_and_leaves_unknown_names_alone() -> None:
+    gold = EvidenceHabits()
+    guided = follow_guidance(gold, ("verify_before_write",))
+    assert (guided.pre_use_lookup, guided.prefer_authoritative) == (1.0, 1.0)
+    assert guided.read_back == 0.0
+    assert follow_guidance(gold, ("something_else",)) == gold
+    hasty = EvidenceHabits(first_sighting=True)
+    assert follow_guidance(hasty, ("verify_before_write",)).first_sighting
+
+
+def test_the_prompt_addendum_reaches_the_policy_and_the_agent() -> None:
+    agent = MitigatedAgent(make_agent("scripted:gold"), make_mitigation("verify_before_write"))
+    ctx = make_mitigation("verify_before_write").prepare(
+        EpisodeContext(domain="airline", task=None, seed=0, policy="POLICY")
+    )
+    assert ctx.policy.startswith("POLICY\n\n") and "authoritative" in ctx.policy
+    assert ctx.guidance == ("verify_before_write",)
+    assert hasattr(agent, "truth")  # the scripted agent's truth is still written
+    assert not hasattr(agent, "connect")  # and it does not become an external agent
+
+
+def test_split_configuration() -> None:
+    assert split_configuration("a+b+verify_before_write", MITIGATIONS) == (
+        "a+b",
+        "verify_before_write",
+    )
+    assert split_configuration("a+other", MITIGATIONS) is None
+    assert split_configuration("verify_before_write", MITIGATIONS) is None
+
+
+def test_the_analysis_report_and_terminal_show_the_comparison(run_set: Path) -> None:
+    from sscbench.analysis.quantities import analyze
+    from sscbench.analysis.reliability_section import reliability_section
+    from sscbench.analysis.terminal_reliability import mitigation_table
+
+    result = analyze(
+        label_dir(run_set), load_case_set(None), steps=read_run_steps([run_set]), replicates=200
+    )
+    pooled = [r for r in result.mitigations if r.operator == ALL_OPERATORS]
+    assert {(r.configuration, r.mitigation) for r in pooled} == {
+        (agent, name) for agent in ("scripted:gold", "scripted:hasty") for name in MITIGATIONS
+    }
+    html = reliability_section(result)
+    assert 'id="table-mitigations"' in html and "read_back_after_write" in html
+    assert 'id="table-task-success"' not in html  # analysed without clean runs
+    assert mitigation_table(result) is not None
