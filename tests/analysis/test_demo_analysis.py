@@ -189,12 +189,16 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     assert included == sum(f.population + f.no_use for f in primary.funnel) + controls
     # Runs without a dependent use are never in P.
     assert sum(f.no_use for f in primary.funnel) > 0
-    # LineUsage (telecom): the agents that read the line before refuelling meet the fault,
-    # but no scripted agent states a line's usage yet, so every triggered run is "no use".
-    usage = [f for f in primary.funnel if f.operator == "line_usage"]
-    assert sum(f.triggered for f in usage) > 0
-    assert sum(f.population for f in usage) == 0
-    assert sum(f.no_use for f in usage) == sum(f.triggered for f in usage)
+    # LineUsage (telecom): careful reads the usage record before refuelling but states the
+    # line record's figure (adoption with pre-use refutation); eager never reads the usage
+    # record (absent); gold and hasty never read the line, so the fault never fires.
+    usage = {f.configuration: f for f in primary.funnel if f.operator == "line_usage"}
+    assert usage["scripted:gold"].triggered == usage["scripted:hasty"].triggered == 0
+    line = {a.configuration: a for a in primary.adoption if a.operator == "line_usage"}
+    before = line["scripted:careful"].a_before
+    assert before.numerator == before.denominator == usage["scripted:careful"].population > 0
+    absent = line["scripted:eager"].a_absent
+    assert absent.numerator == absent.denominator == usage["scripted:eager"].population > 0
 
 
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:

@@ -54,8 +54,7 @@ def test_varied_phrasing_of_the_defect_classes_is_mostly_reconstructed(varied_ru
 
 def test_varied_phrasing_is_reconstructed(varied_runs: Path) -> None:
     agreement, runs = validate_dir(varied_runs)
-    # the 120 reference cases and LineUsage's 30 telecom cases (which the scripted agents
-    # meet but never state: their runs agree on "no use")
+    # the 120 reference cases and LineUsage's 30 telecom cases
     assert runs == (120 + 30) * len(AGENTS)
     for quantity, floor in (("adopted", 0.99), ("t_s", 0.98), ("t_u", 0.98), ("t_f", 1.0)):
         compared = agreement.compared[quantity]
