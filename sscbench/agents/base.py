@@ -34,6 +34,9 @@ class EpisodeContext:
     seed: int
     policy: str
     variants: dict[str, Any] = field(default_factory=dict)
+    tools: tuple[dict[str, Any], ...] | None = None
+    """OpenAI-format tool schemas of an environment that is not a τ² domain (the native
+    observation-contract suite); None: the domain's τ² tools."""
     guidance: tuple[str, ...] = ()
     """Named instructions a mitigation added to ``policy`` (e.g. ``verify_before_write``),
     in a form the scripted reference agents can follow (docs/writing-a-mitigation.md)."""

@@ -34,6 +34,20 @@ def register(sub: Any) -> None:
         default="reference",
         help="which scripted solution plays the tasks (default: the reference)",
     )
+    p.add_argument(
+        "--agent",
+        metavar="AGENT",
+        help="play the tasks with a registered agent instead of a scripted solution (the "
+        "agents `run` takes: openai, anthropic, openai-compatible, or a plugin's; the "
+        "scripted agents carry out τ² gold plans and cannot)",
+    )
+    p.add_argument(
+        "--agent-param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="agent parameter, e.g. model=gpt-4.1 (repeatable)",
+    )
     p.add_argument("--seeds", type=int, default=10, help="seeds per task (default 10)")
     p.set_defaults(handler=handle)
 
@@ -45,11 +59,16 @@ def handle(args: argparse.Namespace) -> int:
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
-    verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds))
+    if args.agent is not None:
+        verdicts = _with_agent(args)
+        player = args.agent
+    else:
+        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds))
+        player = args.solution
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for v in verdicts:
         by_task[v.task_id][v.primary] += 1
-    table = Table(title=f"native suite, {args.solution}, {args.seeds} seed(s) per task")
+    table = Table(title=f"native suite, {player}, {args.seeds} seed(s) per task")
     for column in ("task", *LABELS):
         table.add_column(column, justify="left" if column == "task" else "right")
     for task, counts in by_task.items():
@@ -58,4 +77,28 @@ def handle(args: argparse.Namespace) -> int:
     console.print(table)
     passed = sum(v.success for v in verdicts)
     console.print(f"{passed}/{len(verdicts)} seeded runs succeeded")
-    return 1 if args.solution == "reference" and passed < len(verdicts) else 0
+    reference = args.agent is None and args.solution == "reference"
+    return 1 if reference and passed < len(verdicts) else 0
+
+
+def _with_agent(args: argparse.Namespace) -> list[Any]:
+    """The suite played by a registered agent, checked before any episode as ``run``
+    checks it (unknown agent, rejected parameters, a missing key: one line, exit 2)."""
+    from sscbench.cli.params import parse_params
+    from sscbench.experiments.inline import command_line_experiment
+    from sscbench.native.agents import run_suite_with
+
+    if args.agent.startswith("scripted:"):
+        raise ConfigError(
+            f"--agent {args.agent}: the scripted agents carry out a τ² task's gold plan and a "
+            "native task has none; use --solution for the scripted native solutions"
+        )
+    experiment = command_line_experiment(
+        "sscbench native",
+        [(args.agent, parse_params(args.agent_param, "--agent-param"))],
+        seeds=[0],
+    )
+    (config,) = experiment.configurations
+    from sscbench.agents.registry import make_agent
+
+    return run_suite_with(lambda: make_agent(config.agent, **config.params), range(args.seeds))

@@ -20,6 +20,7 @@ from sscbench.cases.caseset import Case, CaseSet, load_case_set
 from sscbench.errors import ConfigError
 from sscbench.experiments.arrival import ArrivalDesign, resolve_design
 from sscbench.experiments.identity import (
+    EXTERNAL_AGENT,
     PROVIDER_AGENTS,
     SIMULATOR_USER,
     configuration_hash,
@@ -182,8 +183,15 @@ def with_mitigation(
     unknown name is a problem (or a :class:`ConfigError` without ``problems``)."""
     from sscbench.agents.mitigations import MITIGATIONS
 
+    text = None
     if name not in MITIGATIONS.names():
         text = f"unknown mitigation {name!r}; known: {', '.join(MITIGATIONS.names()) or 'none'}"
+    elif config.agent == EXTERNAL_AGENT:
+        text = (
+            f"mitigation {name!r} cannot wrap {config.id}: an external agent runs its own "
+            "loop outside SSCBench, so nothing can stand between it and its tools"
+        )
+    if text is not None:
         if problems is None:
             raise ConfigError(text)
         problems.add(("mitigations",), text)

@@ -147,6 +147,7 @@ def describe(experiment: Experiment) -> dict[str, Any]:
                 "hash": c.hash,
                 "dir": c.dirname,
             }
+            | ({} if c.mitigation is None else {"mitigation": c.mitigation})
             for c in experiment.configurations
         ],
     } | (

@@ -5,6 +5,7 @@ mitigation is part of the configuration's identity and of the ledger header."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,33 @@ def test_the_analysis_report_and_terminal_show_the_comparison(run_set: Path) -> 
     assert 'id="table-mitigations"' in html and "read_back_after_write" in html
     assert 'id="table-task-success"' not in html  # analysed without clean runs
     assert mitigation_table(result) is not None
+
+
+def test_an_experiment_file_runs_each_configuration_behind_each_mitigation(
+    tmp_path: Path,
+) -> None:
+    from sscbench.cli.main import main
+
+    experiment = tmp_path / "e.toml"
+    experiment.write_text(
+        'mitigations = ["read_back_after_write"]\n[cases]\noperators = ["write_effect"]\n'
+        'per_operator = 1\n[[configurations]]\nid = "gold"\nagent = "scripted:gold"\n'
+    )
+    out = tmp_path / "runs"
+    assert main(["run", "--config", str(experiment), "--out", str(out)]) == 0
+    described = json.loads((out / "experiment.json").read_text())["configurations"]
+    assert [(c["id"], c.get("mitigation")) for c in described] == [
+        ("gold", None),
+        ("gold+read_back_after_write", "read_back_after_write"),
+    ]
+    headers = [read_ledger(p).header for p in out.rglob("ledger.jsonl")]
+    mitigated = [h for h in headers if h.mitigation is not None]
+    assert mitigated and all(h.configuration == "gold+read_back_after_write" for h in mitigated)
+    assert main(["run", "--config", str(experiment), "--out", str(out), "--mitigation", "x"]) == 2
+
+
+def test_an_external_agent_cannot_be_mitigated() -> None:
+    with pytest.raises(ConfigError, match="external agent runs its own loop"):
+        command_line_experiment(
+            "x", [("external", {})], seeds=[0], mitigations=["verify_before_write"]
+        )

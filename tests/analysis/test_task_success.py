@@ -277,3 +277,9 @@ def test_report_refuses_a_clean_directory_that_is_not_one(
     assert main(["report", str(runs), "--clean", str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--clean" in err[0] and "not a directory of runs" in err[0], err
+
+
+def test_same_inputs_same_bytes_whatever_the_order(result: AnalysisResult) -> None:
+    shuffled = dict(reversed(list(CLEAN.items())))
+    again = analyze(list(reversed(LABELS)), _case_set(), clean=shuffled, replicates=200)
+    assert again.model_dump_json() == result.model_dump_json()

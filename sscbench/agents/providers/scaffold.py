@@ -105,5 +105,10 @@ def agent_scaffold(ctx: EpisodeContext) -> Scaffold:
     them (older contexts have no such field: no variant applies).
     """
     variants: dict[str, Any] = getattr(ctx, "variants", None) or {}
-    tools = tool_schemas(ctx.domain, read_back_hint=bool(variants.get("read_back_hint")))
+    given = getattr(ctx, "tools", None)
+    tools = (
+        list(given)
+        if given is not None
+        else tool_schemas(ctx.domain, read_back_hint=bool(variants.get("read_back_hint")))
+    )
     return Scaffold(system=agent_system_prompt(ctx.policy), tools=tuple(tools))
