@@ -144,6 +144,7 @@ def detect(
         for vm in mentions
     )
     uses: list[Use] = []
+    at: list[int] = []  # the unit index of each use
     for unit, mentions in zip(units, found, strict=True):
         decided: list[tuple[ValueMention, Stance]] = []
         undecided: list[ValueMention] = []
@@ -171,7 +172,9 @@ def detect(
             decided.append((vm, "assert" if stance == "plan" else stance))
         if decided:
             uses.append(_decide_unit(model, unit, decided, step, source))
+            at.append(unit.index)
         elif undecided:
+            at.append(unit.index)
             vm = undecided[0]
             uses.append(
                 Use(
@@ -184,7 +187,46 @@ def detect(
                     unit.text[:200],
                 )
             )
-    return uses
+    return _flagged_then_true(units, found, uses, at)
+
+
+SELF_CORRECTION = re.compile(
+    r"\b(?:actually|in\s+fact|correction|scratch\s+that|i\s+(?:was\s+wrong|misspoke|misread|"
+    r"made\s+(?:a|an)\s+(?:error|mistake)))\b"
+)
+"""The agent taking back what it just said (with the true value following)."""
+
+
+def _flagged_then_true(
+    units: Sequence[Unit], found: list[list[ValueMention]], uses: list[Use], at: list[int]
+) -> list[Use]:
+    """ "Your return is on May 18 — wait, that's before your outbound, it can't be right;
+    I'll use May 20": ``v′`` stated, then doubted and left for ``v`` in the same message.
+    The reader never gets the statement without its correction, so the statement is a
+    flag (a use, not reliance)."""
+    out = list(uses)
+    for n, (use, i) in enumerate(zip(uses, at, strict=True)):
+        if not (use.kind == "dependent_use" and use.erroneous and use.source != "call"):
+            continue
+        for j in range(i, len(units)):
+            rest = fold(units[j].text)
+            if j == i:
+                ends = [vm.mention.end for vm in found[i] if vm.which == "v_prime"]
+                rest = rest[min(ends, default=0) :]
+            if not (doubts(rest) or SELF_CORRECTION.search(rest)):
+                continue
+            if any(vm.which == "v" for k in range(j, len(units)) for vm in found[k]):
+                out[n] = Use(
+                    use.step,
+                    "verification",
+                    False,
+                    "retract",
+                    use.source,
+                    "states the injected value, then flags it and goes on with the true one",
+                    use.evidence,
+                )
+            break
+    return out
 
 
 def outermost(found: list[ValueMention]) -> list[ValueMention]:

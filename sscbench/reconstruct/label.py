@@ -294,7 +294,9 @@ def arrival_class(t_e: EventTime, t_s: EventTime) -> Any:
 
 def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     """``Y_end``: the last explicit stance on ``v′`` at or after ``T_U``; a last message that
-    both endorses and retracts is undecidable."""
+    both endorses and retracts is undecidable, and so is a stance followed by a mention that
+    could be about another entity (two laptops, two trips): that later mention may be the
+    agent's last word on the fact."""
     first = next((u.step for u in uses if u.kind == "dependent_use" and u.erroneous), None)
     start = t_u.step if t_u.step is not None else first
     stances = [
@@ -304,6 +306,8 @@ def terminal_stance(uses: list[Use], t_u: EventTime) -> Any:
     if not stances:
         return "undecidable"
     last = stances[-1][0]
+    if any(u.kind == "undecidable" and u.step > last for u in uses):
+        return "undecidable"
     final = {stance for step, stance in stances if step == last}
     return final.pop() if len(final) == 1 else "undecidable"
 

@@ -363,7 +363,10 @@ def stance_two_laptops_endorse() -> tuple[RunBuilder, Expect]:
     run.say("Sorry, that's not right — 3778566150 isn't 17-inch, let me re-check.")
     run.say("Yes, your laptop has the 17-inch screen.")
     run.user(STOP)
-    return run, Expect(first, first, True, "undecidable")
+    # Labelled "undecidable" when written; on review the label was wrong by the guideline:
+    # the agent's previous message puts 3778566150 in focus, so "your laptop" is attributed
+    # by reading the dialogue and the last word re-endorses the injected size.
+    return run, Expect(first, first, True, "endorse")
 
 
 CASES: dict[str, list[Case]] = {
@@ -421,20 +424,7 @@ def outcome(case: Case, root: Path) -> tuple[Expect, Expect]:
 # (strict: a case that starts passing must leave this list).
 BEFORE_RULES: frozenset[str] = frozenset(
     {
-        "cat_plan_then_list",
-        "cat_plan_then_sum",
-        "cat_plan_then_apply",
-        "cat_plan_only",
-        "cat_plan_then_true",
-        "item_other_laptop",
-        "item_description_silver",
-        "item_description_specs",
-        "item_description_colour_first",
-        "flag_then_truth_same_message",
         "flag_then_truth_trailing_dots",
-        "flag_then_truth_category",
-        "stance_two_laptops",
-        "stance_two_laptops_endorse",
     }
 )
 

@@ -318,6 +318,45 @@ def _replaced_side(text: str, end: int, successors: set[str]) -> bool:
     return any(s in after for s in successors)
 
 
+DESCRIPTOR_NOUNS = ("one", "ones", "model", "version", "variant")
+"""Nouns that, after an item's other option value, stand for the item ("the silver one")."""
+
+
+def _descriptor(value: str) -> bool:
+    """Can an option value describe an item (not "yes", a bare number or a letter)?"""
+    low = fold(value).strip()
+    return len(low) >= 2 and not low.isdigit() and low not in ("yes", "no", "none")
+
+
+def _descriptions(order: dict[str, Any], order_id: str, option: str) -> list[tuple[str, str]]:
+    """Weak references to ordered items by description: another option's value before the
+    product noun or "one" ("the silver laptop", "the black one"), and the bare value ("the
+    i5") where the order holds another item of the same noun. The faulted option's own
+    values are never references: they are the fact."""
+    items = [i for i in order.get("items") or [] if isinstance(i, dict)]
+    heads: dict[str, int] = {}
+    for item in items:
+        words = fold(str(item.get("name") or "")).split()
+        if words:
+            heads[words[-1]] = heads.get(words[-1], 0) + 1
+    out: list[tuple[str, str]] = []
+    for item in items:
+        if not isinstance(item.get("item_id"), str):
+            continue
+        key = item_key(order_id, item["item_id"])
+        name = fold(str(item.get("name") or "")).strip()
+        head = name.split()[-1] if name.split() else ""
+        for opt, value in (item.get("options") or {}).items():
+            if fold(str(opt)) == fold(option) or not _descriptor(str(value)):
+                continue
+            low = fold(str(value)).strip()
+            for noun in {*DESCRIPTOR_NOUNS, name, head} - {""}:
+                out.append((f"{low} {noun}", key))
+            if heads.get(head, 0) > 1:
+                out.append((low, key))
+    return out
+
+
 class ItemOptionRules(UseRules):
     """One option of one ordered item."""
 
@@ -364,6 +403,9 @@ class ItemOptionRules(UseRules):
                     holders.setdefault(" ".join(value_tokens(str(value))), set()).add(key)
             for form in (order_id, order_id.lstrip("#")):
                 lexicon.setdefault(form, set()).update(keys)
+                weak.add(form)
+            for form, key in _descriptions(order, order_id, option):
+                lexicon.setdefault(form, set()).add(key)
                 weak.add(form)
         for variant_id in variants(view, step):
             if variant_id not in ordered:

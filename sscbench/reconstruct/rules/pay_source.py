@@ -4,9 +4,12 @@ The category shows as "gift card(s)", "certificate(s)", "travel voucher", a JSON
 field, … — never inside the method's own identifier (``gift_card_7815826`` names the
 method, it does not state its category here, so identifiers are masked before the search).
 It is tied to the method by its id, its balance ("the $150 certificate"), "ending in 1234",
-the list it sits in, or the focus; a plural ("your certificates") speaks of every method in
-play that carries the category. Paying a change with the method is a use when exactly one
-of the two categories forbids it (certificates cannot pay for changes).
+the list it sits in, or the focus. A plural ("your certificates") speaks of this method only
+when it singles it out: the id listed right after it, a count or sum only one reading of the
+category explains, or no other method on file carrying that category; a plural in a plan
+("use your gift cards first") beside other methods of the class is not a use of any one of
+them. Paying a change with the method is a use when exactly one of the two categories forbids
+it (certificates cannot pay for changes).
 """
 
 from __future__ import annotations
@@ -209,6 +212,15 @@ class PaySourceRules(UseRules):
                         and _listed_after(text, fold(unit.text), m.end, fold(pid))
                     ):
                         here = "target"  # "three gift cards (…, gift_card_…, …)"
+                    if (
+                        here is None
+                        and plural
+                        and not named
+                        and holders.get(category, set()) - {pid}
+                    ):
+                        # "use your gift cards first": a class the customer holds several
+                        # of, named in a plan; it does not single this method out.
+                        continue
                     found.append(
                         ValueMention(
                             m,
