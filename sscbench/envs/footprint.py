@@ -77,6 +77,44 @@ FOOTPRINTS: dict[str, dict[str, Footprint]] = {
 }
 
 
+PartFootprint = Callable[[Mapping[str, Any]], dict[EntityKey, list[str]]]
+
+
+def _booked_dates(args: Mapping[str, Any]) -> dict[EntityKey, list[str]]:
+    """The dates a booking takes seats on, per flight (a flight whose date is not a string
+    is left out, so it is copied whole)."""
+    parts: dict[EntityKey, list[str]] = {}
+    flights = args.get("flights")
+    if isinstance(flights, list):
+        for flight in flights:
+            get = (
+                flight.get if isinstance(flight, dict) else lambda n, f=flight: getattr(f, n, None)
+            )
+            number, date = get("flight_number"), get("date")
+            if isinstance(number, str) and isinstance(date, str):
+                parts.setdefault(("flights", number), []).append(date)
+    return parts
+
+
+PARTS: dict[str, dict[str, tuple[str, PartFootprint]]] = {
+    "airline": {"book_reservation": ("dates", _booked_dates)},
+}
+"""Footprint entries a write changes only in part: the tool, the entity's dict field and,
+per entity, the items of it the write may change (``book_reservation`` only lowers
+``available_seats`` on the booked dates of each flight; τ² 26.3 ``airline/tools.py``)."""
+
+
+def write_parts(
+    domain: str, tool: str, args: Mapping[str, Any]
+) -> tuple[str, dict[EntityKey, list[str]]] | None:
+    """The dict field and the items of it ``tool`` may change per footprint entity, or
+    ``None`` when every entity of its footprint must be copied whole."""
+    entry = PARTS.get(domain, {}).get(tool)
+    if entry is None:
+        return None
+    return entry[0], entry[1](args)
+
+
 def write_footprint(
     domain: str, tool: str, db: Any, args: Mapping[str, Any]
 ) -> list[EntityKey] | None:

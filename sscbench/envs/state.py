@@ -98,6 +98,7 @@ class Checkpoint:
     objects: dict[EntityKey, Any]
     owned_before: frozenset[EntityKey]
     key_sets: dict[str, set[str]]
+    partial_before: dict[EntityKey, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -107,11 +108,14 @@ class EpisodeState:
     ``db`` is a real τ² database model, so τ² tools run on it unchanged. ``owned`` holds
     the entity keys whose objects belong to this episode (deep-copied or created here);
     every other entity object is shared with the base and must not be mutated.
+    ``partial`` maps the owned entities that are only *shells* (see :meth:`own_parts`) to
+    the parts copied so far; everything else under a shell is still shared.
     """
 
     domain: Domain
     db: Any
     owned: set[EntityKey] = field(default_factory=set)
+    partial: dict[EntityKey, set[str]] = field(default_factory=dict)
 
     @classmethod
     def fresh(cls, domain: Domain) -> EpisodeState:
@@ -132,10 +136,36 @@ class EpisodeState:
         coll = self.collection(key[0])
         if key[1] not in coll:
             return None
-        if key not in self.owned:
+        if key not in self.owned or key in self.partial:
             coll[key[1]] = copy_entity(coll[key[1]])
             self.owned.add(key)
+            self.partial.pop(key, None)
         return coll[key[1]]
+
+    def own_parts(self, key: EntityKey, field_name: str, parts: list[str]) -> None:
+        """Own ``parts`` of the dict field ``field_name`` of ``key``, not the whole entity.
+
+        A write that changes one item of a large dict (a booking takes seats on one date of
+        a flight that lists 30) needs a copy of that item only: the entity becomes a
+        shallow shell with its own dict, whose named items are deep copies and whose other
+        items stay shared with the base. A later :meth:`own` of the key copies it whole.
+        """
+        coll = self.collection(key[0])
+        entity = coll.get(key[1])
+        if entity is None or (key in self.owned and key not in self.partial):
+            return
+        if key not in self.owned:
+            shell = entity.model_copy()
+            shell.__dict__[field_name] = dict(getattr(entity, field_name))
+            coll[key[1]] = entity = shell
+            self.owned.add(key)
+            self.partial[key] = set()
+        done = self.partial[key]
+        items: dict[str, Any] = getattr(entity, field_name)
+        for part in parts:
+            if part not in done and part in items:
+                items[part] = copy_entity(items[part])
+                done.add(part)
 
     def own_everything(self) -> None:
         """Slow path for write tools with no declared footprint: copy every entity."""
@@ -155,6 +185,7 @@ class EpisodeState:
             objects={k: self.collection(k[0]).get(k[1]) for k in keys},
             owned_before=frozenset(k for k in keys if k in self.owned),
             key_sets=self.key_sets(),
+            partial_before={k: frozenset(self.partial[k]) for k in keys if k in self.partial},
         )
 
     def fork(self, keys: list[EntityKey]) -> None:
@@ -164,6 +195,7 @@ class EpisodeState:
             if key[1] in coll:
                 coll[key[1]] = copy_entity(coll[key[1]])
                 self.owned.add(key)
+                self.partial.pop(key, None)
 
     def restore(self, checkpoint: Checkpoint) -> None:
         """Undo a write: put back checkpointed objects *and their ownership* (a restored
@@ -177,11 +209,17 @@ class EpisodeState:
                 coll[key] = obj
             if (name, key) not in checkpoint.owned_before:
                 self.owned.discard((name, key))
+            parts = checkpoint.partial_before.get((name, key))
+            if parts is None:
+                self.partial.pop((name, key), None)
+            else:
+                self.partial[(name, key)] = set(parts)
         for name, before in checkpoint.key_sets.items():
             coll = self.collection(name)
             for key in set(coll) - before:
                 del coll[key]
                 self.owned.discard((name, key))
+                self.partial.pop((name, key), None)
 
     def key_sets(self) -> dict[str, set[str]]:
         """Current key set of every collection (to detect keys a write creates)."""
@@ -266,6 +304,9 @@ class DualState(EpisodeState):
     def own(self, key: EntityKey) -> Any:
         """Nothing to do: the episode owns everything from the start."""
         return None
+
+    def own_parts(self, key: EntityKey, field_name: str, parts: list[str]) -> None:
+        """Nothing to do: the episode owns everything from the start."""
 
     def own_everything(self) -> None:
         """Nothing to do: the episode owns everything from the start."""

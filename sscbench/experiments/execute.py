@@ -147,12 +147,20 @@ def clear_stale(run_dir: Path) -> None:
         set_aside(run_dir)
 
 
-def execute_run(run: ScheduledRun, experiment: Experiment, out: Path) -> RunEnd:
-    """Run one episode into its directory (setting aside whatever was there)."""
+def execute_run(
+    run: ScheduledRun,
+    experiment: Experiment,
+    out: Path,
+    on_ledger: Callable[[str | None], None] | None = None,
+) -> RunEnd:
+    """Run one episode into its directory (setting aside whatever was there); ``on_ledger``
+    gets its ledger's SHA-256 as written (see :func:`execute_into`)."""
     run_dir = out / run.run_id
     clear_stale(run_dir)
     run_dir.parent.mkdir(parents=True, exist_ok=True)
-    return execute_into(run, experiment.user, experiment.records_configuration, run_dir)
+    return execute_into(
+        run, experiment.user, experiment.records_configuration, run_dir, on_ledger=on_ledger
+    )
 
 
 def episode_spec(run: ScheduledRun, configuration: str | None = None) -> EpisodeSpec:
@@ -172,10 +180,17 @@ def episode_spec(run: ScheduledRun, configuration: str | None = None) -> Episode
 
 
 def execute_into(
-    run: ScheduledRun, user_setting: UserSetting, records_configuration: bool, run_dir: Path
+    run: ScheduledRun,
+    user_setting: UserSetting,
+    records_configuration: bool,
+    run_dir: Path,
+    *,
+    on_ledger: Callable[[str | None], None] | None = None,
 ) -> RunEnd:
     """Run one episode into ``run_dir`` (which must not hold a run). Takes only what the
-    episode needs, so a remote worker can run it from a small, picklable job."""
+    episode needs, so a remote worker can run it from a small, picklable job.
+    ``on_ledger`` gets the finished ledger's SHA-256, hashed as its bytes were written
+    (so the status line's digest costs no second read of the file)."""
     contract = run.contract
     config = run.configuration
     recorded = records_configuration or config.mitigation is not None
@@ -192,6 +207,7 @@ def execute_into(
         run_id=run.run_id,
         intervention=None if contract is None else ContractIntervention(contract),
         arrival=run.arrival,
+        on_ledger=on_ledger,
     )
     # Not after an exception: a broken participant is dropped. The inner agent goes back
     # to the pool; a mitigation is built per run.

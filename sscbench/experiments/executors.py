@@ -85,14 +85,16 @@ class Executor(Protocol):
 
 
 def _local(run: ScheduledRun, experiment: Experiment, out: Path, episode: Episode) -> Outcome:
-    if episode is execute_into:
-        end = execute_run(run, experiment, out)
+    written: list[str | None] = []
+    if episode is execute_into:  # its ledger's digest is computed while it is written
+        end = execute_run(run, experiment, out, on_ledger=written.append)
     else:
         run_dir = out / run.run_id
         clear_stale(run_dir)
         run_dir.parent.mkdir(parents=True, exist_ok=True)
         end = episode(run, experiment.user, experiment.records_configuration, run_dir)
-    return end, run_cost(out / run.run_id), ledger_digest(out / run.run_id)
+    digest = written[0] if written and written[0] is not None else None
+    return end, run_cost(out / run.run_id), digest or ledger_digest(out / run.run_id)
 
 
 class LocalExecutor:

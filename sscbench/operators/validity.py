@@ -46,7 +46,10 @@ def _return_model(domain: str, tool: str) -> Any:
 
 
 def _check_rewrite(contract: FaultContract, spec: ObservationRewrite) -> str | None:
-    env = EpisodeEnvironment.open(contract.domain)
+    domain = load_domain(contract.domain)
+    # A telecom task starts from its own initial state; airline and retail tasks from the base.
+    task = domain.task(contract.task_id) if domain.dual_control else None
+    env = EpisodeEnvironment.open(contract.domain, task)
     true = env.execute(ToolCall(id="validity", name=spec.tool, arguments=dict(spec.match)), 0)
     if true.error:
         return f"the target read {spec.tool}({spec.match}) fails in the clean state: {true.content}"

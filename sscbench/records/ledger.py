@@ -92,29 +92,46 @@ def dump_line(record: BaseModel) -> str:
 
 
 class JsonlWriter:
-    """Append records to a JSONL file, flushing (and optionally fsyncing) each line."""
+    """Append records to a JSONL file, flushing (and optionally fsyncing) each line.
+
+    The SHA-256 of the whole file is kept as its bytes are appended (:attr:`sha256`), so
+    whoever records a finished file's digest need not read it back; a file that already
+    held bytes when it was opened is hashed from those bytes first.
+    """
 
     def __init__(self, path: Path, *, fsync: bool = False) -> None:
         self.path = path
         self._fsync = fsync
         self._failed = False
+        self._hash = hashlib.sha256()
         try:
-            self._fh: IO[str] = path.open("a", encoding="utf-8")
+            self._fh: IO[bytes] = path.open("ab")
+            if self._fh.tell():  # appending to an earlier file: its bytes count too
+                with path.open("rb") as earlier:
+                    self._hash.update(earlier.read(self._fh.tell()))
         except OSError as exc:
             raise OutputError(path, exc) from None
+
+    @property
+    def sha256(self) -> str | None:
+        """Hex SHA-256 of the file's bytes so far (``None`` after a failed append, whose
+        bytes on disk are unknown)."""
+        return None if self._failed else self._hash.hexdigest()
 
     def append(self, record: BaseModel) -> None:
         """Write one record and flush it to the OS (a full disk is an
         :class:`~sscbench.errors.OutputError` naming the file; the line it cut is the
         truncated last line a crash leaves)."""
+        data = (dump_line(record) + "\n").encode("utf-8")
         try:
-            self._fh.write(dump_line(record) + "\n")
+            self._fh.write(data)
             self._fh.flush()
             if self._fsync:
                 os.fsync(self._fh.fileno())
         except OSError as exc:
             self._failed = True
             raise OutputError(self.path, exc) from None
+        self._hash.update(data)
 
     def close(self) -> None:
         """Close the file; further appends raise. After a failed append the unwritten

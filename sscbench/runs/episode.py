@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -125,12 +125,14 @@ def run_episode(
     intervention: Intervention | None = None,
     env: EpisodeEnvironment | None = None,
     arrival: ArrivalPlan | None = None,
+    on_ledger: Callable[[str | None], None] | None = None,
 ) -> RunEnd:
     """Run one episode into ``run_dir`` (ledger, hidden log, agent truth) and return its end.
 
     Pass ``env`` to keep a handle on the episode's environment after the run (it then
     still holds the agent's final state); otherwise a fresh one is opened. ``arrival``
-    delivers a refutation at a set moment (:mod:`sscbench.runs.arrival`).
+    delivers a refutation at a set moment (:mod:`sscbench.runs.arrival`). ``on_ledger``
+    gets the finished ledger's SHA-256, computed as it was written.
     """
     domain = load_domain(spec.domain)
     task = domain.task(spec.task_id)
@@ -225,6 +227,8 @@ def run_episode(
                     for item in rec.device:
                         device.append(item)
             ledger.append(end)
+        if on_ledger is not None:
+            on_ledger(ledger.sha256)
     finally:
         if outside is not None and not finished:  # a harness bug: still release the client
             outside.finish((), None)

@@ -6,6 +6,8 @@ exchange before each write that the scripted agents use — until the fault-bear
 observation is delivered. When the plan reaches a call about the target entity without
 having read it, the target read is inserted just before that call (a reference agent looks
 a record up before acting on it); a plan that never touches the target reads it at the end.
+In telecom the plan's user actions are asked of the customer, who runs them on their phone
+(through the choke point, as the user's calls) and relays the answer, as in a run.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from sscbench.agents.base import GREETING, EpisodeContext
 from sscbench.agents.scripted.agent import IDENTITY_QUESTION
+from sscbench.agents.scripted.phrasing import DeviceRequest, render_plain
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
 from sscbench.fault_contracts.contract import (
     ArtifactTTL,
@@ -90,6 +93,17 @@ def write_through(contract: FaultContract) -> tuple[str, dict[str, Any]] | None:
     return str(request["tool"]), dict(request["match"])
 
 
+def _customer_phone(task: Any) -> str | None:
+    """The phone number a telecom customer gives when asked who they are (τ²'s
+    ``set_user_info``; the scripted customer says it in the identity answer)."""
+    initial = task.initial_state
+    for action in (initial.initialization_actions or []) if initial else []:
+        if action.func_name == "set_user_info":
+            phone = action.arguments.get("phone_number")
+            return phone if isinstance(phone, str) else None
+    return None
+
+
 class NoContext(Exception):
     """The reference plan cannot deliver the fault-bearing observation."""
 
@@ -134,7 +148,14 @@ class _Builder:
         self.turn += 1
 
     def hear(self) -> None:
-        text = self.user.next_message(tuple(self.events))
+        if self.env.user_toolkit is None:
+            text = self.user.next_message(tuple(self.events))
+        else:  # the customer works their phone first
+            while (turn := self.user.next_user_turn(tuple(self.events))).tool_calls:
+                for device_call in turn.tool_calls:
+                    obs = self.env.execute(device_call, len(self.events), requestor="user")
+                    self.user.device_result(device_call, obs.content, obs.error)
+            text = turn.text or ""
         self.emit(UserMessage(step=len(self.events), turn=self.turn, content=text))
         self.turn += 1
 
@@ -187,10 +208,17 @@ def build_context(contract: FaultContract) -> InjectionContext:
     b.hear()
     b.say(IDENTITY_QUESTION)
     b.hear()
+    phone = _customer_phone(b.task) if b.env.user_toolkit is not None else None
+    if phone is not None:  # telecom's policy: "You must first identify the customer."
+        b.call("get_customer_by_phone", {"phone_number": phone})
     kinds = tool_kinds(contract.domain)
     actions = list(b.task.evaluation_criteria.actions or [])
     for index, action in enumerate(actions):
         arguments = copy.deepcopy(action.arguments)
+        if action.requestor == "user":  # the customer's step on their phone
+            b.say(render_plain(DeviceRequest(action.name, arguments)))
+            b.hear()
+            continue
         if _references(contract, arguments, index):
             b.read_target()
         if (t_f := b.delivered()) is not None:

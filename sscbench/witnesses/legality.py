@@ -12,7 +12,7 @@ import inspect
 import re
 from collections.abc import Iterator
 from functools import cache
-from itertools import pairwise
+from itertools import pairwise, product
 from typing import Any
 
 from sscbench.envs import load_domain, tool_kinds
@@ -90,11 +90,12 @@ def legal_calls(
     """Read calls whose every argument is visible, deterministically ordered, at most ``limit``."""
     values = visible_values(events)
     produced = 0
+    several = load_domain(domain).dual_control  # telecom's usage read takes customer and line
     for tool, params in read_tool_params(domain).items():
-        if not params or len(params) > 1:
+        if not params or (len(params) > 1 and not several):
             continue  # single-argument reads cover every record read in airline and retail
-        for value in _candidates_for(params[0], values):
-            yield tool, {params[0]: value}
+        for combination in product(*(_candidates_for(p, values) for p in params)):
+            yield tool, dict(zip(params, combination, strict=True))
             produced += 1
             if produced >= limit:
                 return

@@ -74,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 55  # 11 operators × 5 scripted configurations
+    assert len(groups) == 60  # 12 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -159,8 +159,8 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 1370  # 274 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 2740
+    assert sum(f.scheduled for f in primary.funnel) == 1520  # 304 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 3040
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
@@ -189,6 +189,16 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     assert included == sum(f.population + f.no_use for f in primary.funnel) + controls
     # Runs without a dependent use are never in P.
     assert sum(f.no_use for f in primary.funnel) > 0
+    # LineUsage (telecom): careful reads the usage record before refuelling but states the
+    # line record's figure (adoption with pre-use refutation); eager never reads the usage
+    # record (absent); gold and hasty never read the line, so the fault never fires.
+    usage = {f.configuration: f for f in primary.funnel if f.operator == "line_usage"}
+    assert usage["scripted:gold"].triggered == usage["scripted:hasty"].triggered == 0
+    line = {a.configuration: a for a in primary.adoption if a.operator == "line_usage"}
+    before = line["scripted:careful"].a_before
+    assert before.numerator == before.denominator == usage["scripted:careful"].population > 0
+    absent = line["scripted:eager"].a_absent
+    assert absent.numerator == absent.denominator == usage["scripted:eager"].population > 0
 
 
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:

@@ -61,9 +61,9 @@ def test_the_demo_reads_each_ledger_once(
     mitigated = sorted(str(p) for p in (tmp_path / "demo-mitigations").rglob(LEDGER_FILE))
     assert len(faulted) > 20 and clean and agents and mitigated
     every = dict.fromkeys(faulted + clean + mitigated, 1)
-    # Running a run reads its finished ledger once, for the digest its status line records.
-    ran = {p: n for (s, p), n in opened.items() if s == "running"}
-    assert ran == {**every, **dict.fromkeys(agents, 1)}
+    # Running a run never reads its ledger back: the digest its status line records is
+    # hashed from the bytes as they are written.
+    assert not [p for s, p in opened if s == "running"]
     # After that, each ledger is opened and parsed once in the whole command: the runs'
     # when labelling starts (the oracles, the labels' run-set record and the report reuse
     # them), the clean controls' by the oracles.

@@ -232,3 +232,69 @@ def test_a_write_after_a_suppressed_one_never_touches_the_base() -> None:
     assert domain.base_db.reservations["XEHM4B"].cabin == "basic_economy"
     assert state_hash_of(domain.base_db, domain.collections) == base_hash
     assert EpisodeEnvironment.open("airline").state_hash() == base_hash
+
+
+def _booking_on(domain_name: str, date: str, call_id: str) -> tuple[ToolCall, str]:
+    """A one-way booking of the first gold booking's first flight on ``date``, paid in full
+    by credit card (so it succeeds), and that flight's number."""
+    domain = load_domain(domain_name)
+    gold = next(
+        a
+        for t in domain.tasks
+        for a in t.evaluation_criteria.actions or []
+        if a.name == "book_reservation"
+    )
+    args = json.loads(json.dumps(gold.arguments))
+    number = args["flights"][0]["flight_number"]
+    user = domain.base_db.users[args["user_id"]]
+    card = next(p for p, m in user.payment_methods.items() if m.source == "credit_card")
+    price = domain.base_db.flights[number].dates[date].prices[args["cabin"]]
+    total = price * len(args["passengers"]) + 50 * args["nonfree_baggages"]
+    total += 30 * len(args["passengers"]) if args["insurance"] == "yes" else 0
+    args.update(
+        flight_type="one_way",
+        flights=[{"flight_number": number, "date": date}],
+        payment_methods=[{"payment_id": card, "amount": total}],
+    )
+    return ToolCall(id=call_id, name="book_reservation", arguments=args), number
+
+
+def test_bookings_copy_only_the_dates_they_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A booking copies the booked dates of a flight, not the flight's 30: a second booking
+    # of the same flight on another date must copy that date too, a suppressed one must
+    # leave the episode as it was, and the state must hash as with whole copies.
+    from sscbench.envs import footprint
+
+    domain = load_domain("airline")
+    base_hash = state_hash_of(domain.base_db, domain.collections)
+    _, number = _booking_on("airline", "2024-05-20", "x")
+    dates = [
+        d for d, s in domain.base_db.flights[number].dates.items() if s.status == "available"
+    ][:3]
+    seats = {d: dict(domain.base_db.flights[number].dates[d].available_seats) for d in dates}
+
+    class SuppressThird(Suppress):
+        def decide_write(self, call: ToolCall, ctx: CallContext) -> WriteDecision:
+            return WriteDecision.SUPPRESS if ctx.call_index == 2 else WriteDecision.PROCEED
+
+    def play() -> EpisodeEnvironment:
+        env = EpisodeEnvironment.open("airline", intervention=SuppressThird())
+        for i, date in enumerate(dates):
+            call, _ = _booking_on("airline", date, f"b{i}")
+            assert not env.execute(call, i).error
+        return env
+
+    env = play()
+    flight = env.state.db.flights[number]
+    assert flight is not domain.base_db.flights[number]
+    for date in dates[:2]:
+        assert flight.dates[date] is not domain.base_db.flights[number].dates[date]
+        assert flight.dates[date].available_seats != seats[date]
+    assert flight.dates[dates[2]] is domain.base_db.flights[number].dates[dates[2]]
+    for date in dates:
+        assert domain.base_db.flights[number].dates[date].available_seats == seats[date]
+    assert state_hash_of(domain.base_db, domain.collections) == base_hash
+    monkeypatch.setattr(footprint, "PARTS", {})
+    whole = play()
+    assert env.state_hash() == whole.state_hash() != base_hash
+    assert env.state.db.flights[number] == whole.state.db.flights[number]

@@ -6,9 +6,10 @@ mention the facts they act on. They differ only in how they seek and weigh evide
 
 * ``scripted:gold`` — only the gold calls; trusts the latest sighting of each fact.
 * ``scripted:careful`` — reads the authoritative records an action depends on right
-  before it, reads each written entity back (and retries once when the record does not
-  show the confirmed change), prefers authoritative sightings, refuses values that
-  agent-visible semantics show to be wrong, and says so.
+  before it (in telecom also the line's usage record, which it does not weigh against the
+  line record: its one habit there is the look-up), reads each written entity back (and
+  retries once when the record does not show the confirmed change), prefers authoritative
+  sightings, refuses values that agent-visible semantics show to be wrong, and says so.
 * ``scripted:hasty`` — acts on the first sighting of each fact, never re-reads, and
   believes write payloads (reports success from them).
 * ``scripted:mixed`` — each careful habit independently with probability ``p`` (seeded).
@@ -90,7 +91,10 @@ __all__ = ["HABITS", "IDENTITY_QUESTION", "ScriptedAgent", "mixed_habits"]
 SALIENT_FIELDS = {
     "reservation": ("status", "cabin", "total_baggages", "nonfree_baggages"),
     "order": ("status",),
+    "line": ("data_used_gb",),  # telecom: the usage it tells the customer about
 }
+USAGE_READ = "get_data_usage"
+"""Telecom's usage record of a line (customer and line ids), read by careful lookups."""
 SALIENT_LEAF = re.compile(
     r"(flights\.\d+\.(flight_number|date)|passengers\.\d+\.(first_name|last_name))"
 )
@@ -156,6 +160,14 @@ def _conflict(key: FactKey, res: Resolution) -> Conflict:
     assert res.rejected is not None and res.reason is not None
     chosen = None if res.chosen is None else _fact(key, res.chosen.value)
     return Conflict(_fact(key, res.rejected.value, False), res.reason, chosen)
+
+
+def _usage_read(action: PlannedAction) -> dict[str, str] | None:
+    """The usage-record read of a telecom write's line (``None`` outside telecom)."""
+    ids = dict(action.subjects)
+    if "line" not in ids or "customer" not in ids:
+        return None
+    return {"customer_id": ids["customer"], "line_id": ids["line"]}
 
 
 def natural_key(path: str) -> list[int | str]:
@@ -408,6 +420,10 @@ class ScriptedAgent:
                     if last_call != _call_key(name, args):
                         yield _Call(name, args)
                         last_call = _call_key(name, args)
+                usage = _usage_read(action)
+                if usage is not None:  # a line's usage has its own record: read it too
+                    yield _Call(USAGE_READ, usage)
+                    last_call = _call_key(USAGE_READ, usage)
             filled = self._fill(action)
             doubt = self._handled(action) if action.kind == "write" else None
             if doubt is not None:
