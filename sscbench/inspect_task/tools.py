@@ -23,9 +23,8 @@ from sscbench.agents.external.agent import END
 from sscbench.agents.external.bridge import Action, ConversationOver, Reply
 from sscbench.agents.external.mcp_server import SEND
 from sscbench.agents.providers.scaffold import tool_schemas
+from sscbench.envs.domain import DOMAINS
 from sscbench.inspect_task.episodes import STORE_KEY, RunHandle
-
-DOMAINS = ("airline", "retail")
 
 
 def current_run() -> RunHandle:
