@@ -308,11 +308,12 @@ def _user_says(rec: _Recorder, user: User, env: EpisodeEnvironment) -> str:
     """The customer's next words; in a dual-control domain, after the device calls they
     make first, each through the choke point with ``requestor="user"`` at the step their
     words will carry, and recorded in the device log."""
-    if env.user_toolkit is None or not isinstance(user, UsesDevice):
+    if env.user_toolkit is None or not _has(user, "next_user_turn", "device_result"):
         return user.next_message(_view(rec.history))
+    device = cast(UsesDevice, user)
     made = 0
     while True:
-        turn = user.next_user_turn(_view(rec.history))
+        turn = device.next_user_turn(_view(rec.history))
         if not turn.tool_calls:
             return turn.text or ""
         for call in turn.tool_calls:
@@ -332,7 +333,7 @@ def _user_says(rec: _Recorder, user: User, env: EpisodeEnvironment) -> str:
                     error=obs.error,
                 )
             )
-            user.device_result(call, obs.content, obs.error)
+            device.device_result(call, obs.content, obs.error)
 
 
 def _has(obj: object, *members: str) -> bool:
