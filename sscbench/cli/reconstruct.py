@@ -14,6 +14,7 @@ from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
+    from sscbench.reconstruct.adjudicate import Adjudicator
     from sscbench.reconstruct.labels import RunLabels
     from sscbench.reconstruct.llm_classifier import LLMClassifier
     from sscbench.reconstruct.validate import Agreement
@@ -28,7 +29,10 @@ def _classifier(args: argparse.Namespace) -> LLMClassifier:
     params = parse_params(args.classifier_param, "--classifier-param")
     provider = params.pop("provider", None)
     if provider is None:
-        raise ConfigError("--classifier llm needs --classifier-param provider=openai|anthropic|...")
+        raise ConfigError(
+            f"--classifier {args.classifier} needs --classifier-param "
+            "provider=openai|anthropic|openai-compatible"
+        )
     return LLMClassifier(provider, **params)
 
 
@@ -44,9 +48,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--classifier",
-        choices=("rules", "llm"),
+        choices=("rules", "llm", "rules+llm"),
         default="rules",
-        help="pass 2: the operators' rules (default, offline) or an LLM",
+        help="pass 2: the operators' rules (default, offline), an LLM, or the rules with "
+        "an LLM adjudicating only the uses of labels less confident than --adjudicate-below",
+    )
+    p.add_argument(
+        "--adjudicate-below",
+        type=float,
+        default=None,
+        metavar="CONFIDENCE",
+        help="rules+llm: send a run's uses to the model when its adoption label's confidence "
+        "is below this (default 0.9; an undecided label always goes)",
     )
     p.add_argument(
         "--classifier-param",
@@ -97,36 +110,48 @@ def handle(args: argparse.Namespace) -> int:
         raise ConfigError(f"{root} is not a directory of runs")
     out: Path = args.out or root / LABELS_FILE
     check_output_file(out, "--out")
-    classifier = _classifier(args) if args.classifier == "llm" else None
+    if args.adjudicate_below is not None and args.classifier != "rules+llm":
+        raise ConfigError("--adjudicate-below is for --classifier rules+llm; drop it")
+    # The model's calls are written beside the labels whichever way it is used.
+    classifier_calls = _classifier(args) if args.classifier in ("llm", "rules+llm") else None
+    classifier = classifier_calls if args.classifier == "llm" else None
+    second_pass: Adjudicator | None = None
+    if args.classifier == "rules+llm" and classifier_calls is not None:
+        from sscbench.reconstruct.adjudicate import DEFAULT_THRESHOLD, Adjudicator
+
+        threshold = DEFAULT_THRESHOLD if args.adjudicate_below is None else args.adjudicate_below
+        if not 0.0 <= threshold <= 1.0:
+            raise ConfigError(f"--adjudicate-below must be between 0 and 1, got {threshold}")
+        second_pass = Adjudicator(classifier_calls, threshold)
     heartbeat.phase(f"labelling the runs under {root}")
     kind, address = args.executor
     if args.workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {args.workers}")
-    if args.workers > 1 and (classifier is not None or kind == "ray"):
+    if args.workers > 1 and (classifier_calls is not None or kind == "ray"):
         raise ConfigError(
             "--workers labels in local processes with the rules classifier; drop --workers "
-            "or the other option (--classifier llm, --executor ray)"
+            "or the other option (--classifier llm or rules+llm, --executor ray)"
         )
     if args.workers > 1:
         from sscbench.experiments.fanout import label_dir_in_processes
 
         labels, problems = label_dir_in_processes(root, args.workers)
     elif kind == "ray":
-        if classifier is not None:
+        if classifier_calls is not None:
             raise ConfigError("--executor ray labels with the rules classifier; drop one of them")
         from sscbench.experiments.fanout import label_dir_on_ray
 
         labels, problems = label_dir_on_ray(root, address)
     else:
-        labels, problems = label_dir_or_skip(root, classifier)
+        labels, problems = label_dir_or_skip(root, classifier, second_pass)
     if not labels and not problems:
         raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
     validation = validate_dir(root, labels) if args.validate else None
-    if classifier is not None:
+    if classifier_calls is not None:
         from sscbench.records.ledger import JsonlWriter
 
         with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
-            for call in classifier.provider_calls:
+            for call in classifier_calls.provider_calls:
                 calls.append(call)
     write_labels(out, labels, root)  # only once everything is computed
     console = make_console()

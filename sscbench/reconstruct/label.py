@@ -122,6 +122,17 @@ class EventClassifier(Protocol):
         ...
 
 
+class SecondPass(Protocol):
+    """Revises a triggered run's uses once its labels are decided (e.g. an adjudicator
+    that re-reads the uses of a low-confidence label)."""
+
+    def revise(
+        self, view: RunView, ledger: Ledger, uses: list[Use], label: RunLabels
+    ) -> tuple[list[Use], dict[str, Any]]:
+        """The run's uses after the second pass, and the record of what decided them."""
+        ...
+
+
 def rules_for(operator: str) -> UseRules:
     """The operator's registered rule set, or the generic value-centric rules."""
     factory = USE_RULES.get(operator) if operator in USE_RULES else GenericRules
@@ -199,17 +210,26 @@ def adoption(uses: list[Use], t_u: EventTime) -> tuple[bool | None, str]:
     return False, "no erroneous reliance"
 
 
-def label_run(run_dir: Path, classifier: EventClassifier | None = None) -> RunLabels:
+def label_run(
+    run_dir: Path,
+    classifier: EventClassifier | None = None,
+    second_pass: SecondPass | None = None,
+) -> RunLabels:
     """Reconstruct the events of the run in ``run_dir`` (pass 2 by the operator's rules,
-    or by ``classifier`` when given)."""
-    return label_ledger(run_dir, read_ledger(run_dir / LEDGER_FILE), classifier)
+    or by ``classifier`` when given; ``second_pass`` as in :func:`label_ledger`)."""
+    return label_ledger(run_dir, read_ledger(run_dir / LEDGER_FILE), classifier, second_pass)
 
 
 def label_ledger(
-    run_dir: Path, ledger: Ledger, classifier: EventClassifier | None = None
+    run_dir: Path,
+    ledger: Ledger,
+    classifier: EventClassifier | None = None,
+    second_pass: SecondPass | None = None,
 ) -> RunLabels:
     """:func:`label_run` on the run's already parsed ledger (a command that needs the
-    ledger for more than labelling parses it once)."""
+    ledger for more than labelling parses it once). ``second_pass`` may revise the uses
+    of a triggered run after its labels were first decided (the adjudicator,
+    :mod:`sscbench.reconstruct.adjudicate`)."""
     contract = ledger_contract(ledger)
     if contract is None:
         return _clean(ledger)
@@ -239,7 +259,26 @@ def label_ledger(
             y_end=None,
             contract_label=_contract_label(contract, history, [], base["success"]),
         )
-    uses = find_uses(ledger, RunView(history=history, t_f=t_f_step, contract=contract), classifier)
+    view = RunView(history=history, t_f=t_f_step, contract=contract)
+    uses = find_uses(ledger, view, classifier)
+    label = _decided(base, why, t_f_step, t_e, uses, contract, history)
+    if second_pass is None:
+        return label
+    revised, adjudication = second_pass.revise(view, ledger, uses, label)
+    return _decided(base, why, t_f_step, t_e, revised, contract, history, adjudication)
+
+
+def _decided(
+    base: dict[str, Any],
+    why: str,
+    t_f_step: int,
+    t_e: EventTime,
+    uses: list[Use],
+    contract: FaultContract,
+    history: History,
+    adjudication: dict[str, Any] | None = None,
+) -> RunLabels:
+    """The labels of a triggered run, from its uses."""
     # A quote of v′ to question, check or flag it is a dependent use (it sets T_S) but
     # never erroneous reliance (it never sets T_U or A).
     t_s = _first(uses, lambda u: u.kind in ("dependent_use", "verification"), "dependent use")
@@ -269,6 +308,7 @@ def label_ledger(
             for u in uses
         ),
         contract_label=_contract_label(contract, history, uses, base["success"]),
+        adjudication=adjudication,
     )
 
 
@@ -318,13 +358,15 @@ def run_dirs(root: Path) -> list[Path]:
     return [ledger_path.parent for ledger_path in find_files(root, LEDGER_FILE)]
 
 
-def label_dir(root: Path, classifier: EventClassifier | None = None) -> list[RunLabels]:
+def label_dir(
+    root: Path, classifier: EventClassifier | None = None, second_pass: SecondPass | None = None
+) -> list[RunLabels]:
     """Label every run directory under ``root`` (those holding a ledger), sorted by path."""
-    return [label_run(run_dir, classifier) for run_dir in run_dirs(root)]
+    return [label_run(run_dir, classifier, second_pass) for run_dir in run_dirs(root)]
 
 
 def label_dir_or_skip(
-    root: Path, classifier: EventClassifier | None = None
+    root: Path, classifier: EventClassifier | None = None, second_pass: SecondPass | None = None
 ) -> tuple[list[RunLabels], list[str]]:
     """Like :func:`label_dir`, but a run whose contract cannot be applied is skipped and
     listed as a one-line problem: one such run must not keep the others from being
@@ -334,7 +376,7 @@ def label_dir_or_skip(
     problems: list[str] = []
     for run_dir in run_dirs(root):
         try:
-            labels.append(label_run(run_dir, classifier))
+            labels.append(label_run(run_dir, classifier, second_pass))
         except ConfigError as exc:
             problems.append(str(exc))
     return labels, problems

@@ -70,27 +70,43 @@ class RunLabels(VersionedRecord):
     z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
     y_end: Literal["endorse", "retract", "undecidable"] | None
     uses: tuple[dict[str, object], ...] = ()
-    SCHEMA: ClassVar[int] = 2
-    """2: ``contract_label``. Only lines that carry it are written as version 2, so every
-    other line stays the version-1 line it always was, and a reader that predates the
-    field refuses a labelled line with the "newer" message instead of misreading it."""
+    SCHEMA: ClassVar[int] = 3
+    """2: ``contract_label``; 3: ``adjudication``. Only lines that carry one are written
+    as that version (3 when they carry the adjudication), so every other line stays the
+    version-1 line it always was, and a reader that predates the field refuses such a
+    line with the "newer" message instead of misreading it."""
 
     contract_label: dict[str, Any] | None = None
     """Observation-contract runs: the primary label by severity (validity / integrity /
     meta, :mod:`sscbench.reconstruct.contract_labels`); absent for other operators, so
     their lines keep their bytes."""
 
+    adjudication: dict[str, Any] | None = None
+    """``reconstruct --classifier rules+llm``: which path decided the run's uses
+    (``rules``, or ``llm-adjudicated`` with the model, the steps it re-read and what it
+    changed) and the rules' confidence and threshold that chose it
+    (:mod:`sscbench.reconstruct.adjudicate`); absent otherwise, so other lines keep
+    their bytes."""
+
     @model_validator(mode="before")
     @classmethod
-    def _labelled_lines_are_version_2(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("contract_label") is not None:
-            return {**data, "schema_version": max(2, int(data.get("schema_version", 1)))}
+    def _labelled_lines_are_versioned(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            version = int(data.get("schema_version", 1))
+            if data.get("contract_label") is not None:
+                version = max(2, version)
+            if data.get("adjudication") is not None:
+                version = max(3, version)
+            if version > 1:
+                return {**data, "schema_version": version}
         return data
 
     def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = super()._first_version_implicit(handler)
-        if isinstance(data, dict) and data.get("contract_label") is None:
-            data.pop("contract_label", None)
+        if isinstance(data, dict):
+            for name in ("contract_label", "adjudication"):
+                if data.get(name) is None:
+                    data.pop(name, None)
         return data
 
 

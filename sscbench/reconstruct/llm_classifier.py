@@ -37,6 +37,10 @@ Answer with one JSON object and nothing else: {{"label": "dependent_use" | "veri
 stance: endorse if the event asserts v' as true, retract if it asserts v or rejects v'."""
 
 
+UNREADABLE = "classifier reply is not a label"
+"""The reason of the undecidable use an unreadable reply becomes."""
+
+
 def _contract_text(contract: FaultContract) -> str:
     semantics = "; ".join(f"{q.claim} ({q.source}: {q.text})" for q in contract.semantics)
     return (
@@ -59,6 +63,11 @@ class LLMClassifier:
             provider, parse_config(params), "classifier provider"
         )
         self._client = ProviderClient(self._backend, self._config, "agent", self.provider_calls)
+
+    @property
+    def model(self) -> str:
+        """The model the classifier asks (as configured)."""
+        return str(self._config.model)
 
     def uses(
         self, view: RunView, event: AgentMessage | AgentToolCall, candidates: list[str]
@@ -95,7 +104,7 @@ def parse_label(text: str, step: int, source: Literal["message", "call"]) -> lis
         "verification",
         "none",
     ):
-        return [Use(step, "undecidable", False, None, source, "classifier reply is not a label")]
+        return [Use(step, "undecidable", False, None, source, UNREADABLE)]
     reason = f"llm: {str(answer.get('reason', ''))[:200]}"
     stance = answer.get("stance") if answer.get("stance") in ("endorse", "retract") else None
     if answer["label"] == "none":
