@@ -18,7 +18,7 @@ from typing import Any
 
 from sscbench.accuracy.counterfactual import Counterfactual, materialise
 from sscbench.accuracy.items import CorpusItem, Step
-from sscbench.reconstruct.label import arrival_class, label_run
+from sscbench.reconstruct.label import SecondPass, arrival_class, label_run
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.records.ledger import iter_jsonl, read_ledger
 
@@ -162,13 +162,16 @@ def _as_counterfactual(item: CorpusItem) -> Counterfactual:
     )
 
 
-def label_items(items: Iterable[CorpusItem], runs: Path, work: Path) -> list[RunLabels]:
-    """Materialise each item under ``work`` and reconstruct it."""
+def label_items(
+    items: Iterable[CorpusItem], runs: Path, work: Path, second_pass: SecondPass | None = None
+) -> list[RunLabels]:
+    """Materialise each item under ``work`` and reconstruct it (``second_pass`` as in
+    :func:`sscbench.reconstruct.label.label_ledger`)."""
     out = []
     for n, item in enumerate(items):
         ledger = read_ledger(runs / item.run_id / "ledger.jsonl")
         run_dir = materialise(_as_counterfactual(item), ledger, work / f"item{n:04d}")
-        out.append(label_run(run_dir))
+        out.append(label_run(run_dir, second_pass=second_pass))
     return out
 
 

@@ -9,6 +9,7 @@ import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -57,7 +58,9 @@ class FakeModel:
     ) -> list[Use]:
         self.asked.append(event.step)
         assert candidates, "the adjudicator sends the rules' spans as hints"
-        source = "message" if isinstance(event, AgentMessage) else "call"
+        source: Literal["message", "call"] = (
+            "message" if isinstance(event, AgentMessage) else "call"
+        )
         if self.unreadable:
             return [Use(event.step, "undecidable", False, None, source, UNREADABLE)]
         if self.echo is not None:
