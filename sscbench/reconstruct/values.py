@@ -49,7 +49,8 @@ class Mention:
     start: int
     end: int
     form: str
-    """``full`` (the whole value), ``day`` (day of month only), ``weekday``, ``derived``."""
+    """``full`` (the whole value), ``day`` (day of month only), ``weekday``, ``derived``,
+    ``referred`` (a bare day resolved to the earlier-mentioned date it refers back to)."""
 
 
 # -- dates --------------------------------------------------------------------------------

@@ -429,6 +429,43 @@ def _event(e: Any) -> int | str:
     return e.step if e.status == "found" else e.status
 
 
+# A bare day of month that refers back to a date said earlier ("the 20th you mentioned") is
+# that date: the capability the trailing-dots run above needed, in other phrasings.
+
+
+def day_ref_like_you_said() -> tuple[RunBuilder, Expect]:
+    run = _trip("day_ref_like_you_said")
+    used = run.say(
+        "The record has HAT290 returning 2024-05-18, which can't be right with the outbound "
+        "on the 19th. Let's use the 20th, like you said."
+    )
+    run.user(STOP)
+    return run, Expect(used, "never", False)
+
+
+def day_ref_only_use() -> tuple[RunBuilder, Expect]:
+    run = _trip("day_ref_only_use")
+    used = run.say("Got it. I'll keep the 20th you mentioned and look at seats next.")
+    run.user(STOP)
+    return run, Expect(used, "never", False)
+
+
+def day_ref_nothing_said() -> tuple[RunBuilder, Expect]:
+    run = _trip("day_ref_nothing_said")
+    run.say("Got it. I'll keep the 21st you mentioned and look at seats next.")
+    run.user(STOP)
+    return run, Expect("none", "never", False)
+
+
+DAY_REFERENCES: list[Case] = [day_ref_like_you_said, day_ref_only_use, day_ref_nothing_said]
+
+
+@pytest.mark.parametrize("case", DAY_REFERENCES, ids=lambda c: c.__name__)
+def test_a_day_referring_back_is_the_date_said_earlier(case: Case, tmp_path: Path) -> None:
+    expect, got = outcome(case, tmp_path)
+    assert got == expect
+
+
 def outcome(case: Case, root: Path) -> tuple[Expect, Expect]:
     """(expected, got) for one case."""
     run, expect = case()
@@ -441,11 +478,7 @@ def outcome(case: Case, root: Path) -> tuple[Expect, Expect]:
 
 # Cases the rules got wrong when the set was first scored, until a rule closes them
 # (strict: a case that starts passing must leave this list).
-BEFORE_RULES: frozenset[str] = frozenset(
-    {
-        "flag_then_truth_trailing_dots",
-    }
-)
+BEFORE_RULES: frozenset[str] = frozenset()
 
 
 def _params() -> list[object]:

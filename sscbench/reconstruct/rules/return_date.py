@@ -183,10 +183,12 @@ class ReturnDateRules(UseRules):
             low = fold(unit.text)
             shift_said = RELATIVE_SHIFT.search(low) is not None
             for m in find_dates(unit.text, year, month):
+                if m.form == "day" and BACK_REFERENCE.match(low[m.end : m.end + 40]):
+                    m = _referred(m, view, step, year, month, return_numbers, outbound_numbers)
                 leg = _leg(low, m.start, return_numbers, outbound_numbers)
                 if leg == "outbound":
                     continue  # the date of another leg of the trip
-                which = _which(m, injected, true, cue if leg is None else True)
+                which = _which(m, injected, true, cue or m.form == "referred" or leg is not None)
                 # "moving your return back a day would put it on Friday the 17th":
                 # a date shifted from the (believed) return date.
                 if (
@@ -357,6 +359,49 @@ def _relative_shift_said(view: RunView, step: int) -> bool:
     )
 
 
+BACK_REFERENCE = re.compile(
+    r"\W*(?:(?:that|which)\s+)?(?:you(?:'ve|\s+have)?|the\s+(?:user|customer|passenger))\s+"
+    r"(?:mentioned|said|gave|told\s+(?:me|us)|asked\s+for|wanted|requested|named|quoted)\b"
+    r"|\W*(?:as|like)\s+you\s+(?:said|mentioned|told\s+(?:me|us)|asked)\b"
+    r"|\W*(?:from|on)\s+your\s+(?:ticket|message|itinerary|booking\s+confirmation)\b"
+    r"|\W*(?:from\s+)?(?:earlier|before)\b"
+)
+"""After a bare day of month: the day refers back to a date said earlier ("the 20th you
+mentioned", "the 20th, as you said", "the 20th from your ticket")."""
+
+
+def _referred(
+    m: Mention,
+    view: RunView,
+    step: int,
+    year: int,
+    month: int,
+    back: set[str],
+    out: set[str],
+) -> Mention:
+    """A bare day that refers back to an earlier-mentioned date, as that date: the one full
+    date with that day of month said in a user or agent message before ``step`` (dates said
+    of the outbound leg left out). Kept as a bare day when no such date, or more than one,
+    was said (form ``referred`` marks a resolved one: the reference ties it to the trip's
+    dates as firmly as a return cue)."""
+    said: set[str] = set()
+    for event in view.history.events:
+        if event.step >= step:
+            break
+        if isinstance(event, UserMessage | AgentMessage):
+            low = fold(event.content)
+            for earlier in find_dates(event.content, year, month):
+                if (
+                    earlier.form == "full"
+                    and str(date.fromisoformat(earlier.value).day) == m.value
+                    and _leg(low, earlier.start, back, out) != "outbound"
+                ):
+                    said.add(earlier.value)
+    if len(said) != 1:
+        return m
+    return Mention(said.pop(), m.start, m.end, "referred")
+
+
 def _near(day: str, dates: set[str], most: int = 3) -> bool:
     """Is ``day`` a few days (not zero) from one of ``dates``?"""
     return any(_shifted(day, d, most) for d in dates)
@@ -386,7 +431,7 @@ def _user_stated(view: RunView, step: int, day: str) -> bool:
 
 
 def _which(m: Mention, injected: set[str], true: set[str], cue: bool) -> Any:
-    if m.form == "full":
+    if m.form in ("full", "referred"):
         if m.value in injected:
             return "v_prime"
         return "v" if m.value in true and cue else None
