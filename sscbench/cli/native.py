@@ -17,22 +17,40 @@ SOLUTION_NAMES = (
     "copies_delivered",
     "trusts_display",
     "expired_and_damaged",
+    "gives_up",
+    "retries_at_once",
+    "fabricates_link",
+    "ignores_maintenance",
+    "rewrites_blindly",
+    "retries_stale",
 )
 """``sscbench.native.SOLUTIONS``' keys, written out so that ``--help`` imports nothing."""
-LABELS = ("SUCCESS", "EXPIRED_BEFORE_USE", "MUTATED_TOKEN", "OTHER")
+LABELS = (
+    "SUCCESS",
+    "EXPIRED_BEFORE_USE",
+    "ACTED_DURING_MAINTENANCE",
+    "RETRY_BEFORE_ALLOWED",
+    "MUTATED_TOKEN",
+    "FABRICATED_ARTIFACT",
+    "STALE_WRITE",
+    "OTHER",
+)
+"""The verifier's labels, as columns (``sscbench.native.verifier.SEVERITY``, success first)."""
 
 
 def register(sub: Any) -> None:
     """Add the ``native`` subcommand."""
     p = sub.add_parser(
         "native",
-        help="run the native observation-contract suite (four quadrants, five perturbations)",
+        help="run the native observation-contract suite (four quadrants, five perturbations, "
+        "rate limits, maintenance windows, version conflicts)",
     )
     p.add_argument(
         "--solution",
         choices=SOLUTION_NAMES,
         default="reference",
-        help="which scripted solution plays the tasks (default: the reference)",
+        help="which scripted solution plays the tasks (default: the reference, on every "
+        "task; a scripted mistake plays the families it is a mistake in)",
     )
     p.add_argument(
         "--agent",
@@ -55,7 +73,7 @@ def register(sub: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Print one row per task (primary labels over the seeds); exit 1 if the reference
     fails any seeded run (the oracle check), else 0."""
-    from sscbench.native import SOLUTIONS, run_suite
+    from sscbench.native import PLAYS, SOLUTIONS, run_suite
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
@@ -63,16 +81,20 @@ def handle(args: argparse.Namespace) -> int:
         verdicts = _with_agent(args)
         player = args.agent
     else:
-        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds))
+        verdicts = run_suite(
+            SOLUTIONS[args.solution], seeds=range(args.seeds), families=PLAYS[args.solution]
+        )
         player = args.solution
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for v in verdicts:
         by_task[v.task_id][v.primary] += 1
     table = Table(title=f"native suite, {player}, {args.seeds} seed(s) per task")
-    for column in ("task", *LABELS):
+    seen = {v.primary for v in verdicts}
+    columns = [c for c in LABELS if c in seen or c == "SUCCESS"]  # a label no run got: no column
+    for column in ("task", *columns):
         table.add_column(column, justify="left" if column == "task" else "right")
     for task, counts in by_task.items():
-        table.add_row(task, *(str(counts[c]) for c in LABELS))
+        table.add_row(task, *(str(counts[c]) for c in columns))
     console = make_console()
     console.print(table)
     passed = sum(v.success for v in verdicts)
