@@ -25,6 +25,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel
 
+from sscbench.analysis.mitigation_cost import tokens_text, usd_text
 from sscbench.analysis.results import (
     AdoptionRow,
     AnalysisResult,
@@ -437,8 +438,8 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
         ),
     ),
     "mitigations": (
-        "Mitigations on the same cases and seeds: adoption, task success and steps without "
-        "and with each mitigation, paired differences with − without",
+        "Mitigations on the same cases and seeds: adoption, task success, steps, tokens and "
+        "USD without and with each mitigation, paired differences with − without",
         (
             _c("mitigation", "mitigation", "mitigation"),
             _c("adopted without", "adopted w/o", "adopted_without"),
@@ -453,6 +454,8 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
                 lambda row: f"{_mean(row.steps_without)} → {_mean(row.steps_with)}",
             ),
             _d("steps Δ", "steps $\\Delta$", "steps_difference", "steps_interval"),
+            Column("tokens per run", "tokens", tokens_text),
+            Column("USD per run", "USD", usd_text),
         ),
     ),
 }
