@@ -25,6 +25,8 @@ SOLUTION_NAMES = (
     "retries_stale",
 )
 """``sscbench.native.SOLUTIONS``' keys, written out so that ``--help`` imports nothing."""
+FAMILY_NAMES = ("link", "rate_limit", "maintenance", "version_conflict")
+"""``sscbench.native.FAMILIES``, written out for the same reason."""
 LABELS = (
     "SUCCESS",
     "EXPIRED_BEFORE_USE",
@@ -66,6 +68,14 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="agent parameter, e.g. model=gpt-4.1 (repeatable)",
     )
+    p.add_argument(
+        "--family",
+        action="append",
+        choices=FAMILY_NAMES,
+        metavar="FAMILY",
+        help=f"play only this family's tasks (repeatable; one of {', '.join(FAMILY_NAMES)}; "
+        "default: every family the solution plays)",
+    )
     p.add_argument("--seeds", type=int, default=10, help="seeds per task (default 10)")
     p.set_defaults(handler=handle)
 
@@ -77,13 +87,18 @@ def handle(args: argparse.Namespace) -> int:
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
+    chosen = tuple(args.family or FAMILY_NAMES)
     if args.agent is not None:
-        verdicts = _with_agent(args)
+        verdicts = _with_agent(args, chosen)
         player = args.agent
     else:
-        verdicts = run_suite(
-            SOLUTIONS[args.solution], seeds=range(args.seeds), families=PLAYS[args.solution]
-        )
+        families = [f for f in PLAYS[args.solution] if f in chosen]
+        if not families:
+            raise ConfigError(
+                f"--solution {args.solution} plays {', '.join(PLAYS[args.solution])}, not "
+                f"{', '.join(chosen)}; choose one of those with --family"
+            )
+        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds), families=families)
         player = args.solution
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for v in verdicts:
@@ -103,7 +118,7 @@ def handle(args: argparse.Namespace) -> int:
     return 1 if reference and passed < len(verdicts) else 0
 
 
-def _with_agent(args: argparse.Namespace) -> list[Any]:
+def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any]:
     """The suite played by a registered agent, checked before any episode as ``run``
     checks it (unknown agent, rejected parameters, a missing key: one line, exit 2)."""
     from sscbench.cli.params import parse_params
@@ -123,4 +138,6 @@ def _with_agent(args: argparse.Namespace) -> list[Any]:
     (config,) = experiment.configurations
     from sscbench.agents.registry import make_agent
 
-    return run_suite_with(lambda: make_agent(config.agent, **config.params), range(args.seeds))
+    return run_suite_with(
+        lambda: make_agent(config.agent, **config.params), range(args.seeds), families
+    )

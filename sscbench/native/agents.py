@@ -17,7 +17,7 @@ from typing import Any
 
 from sscbench.agents.base import GREETING, Agent, EpisodeContext
 from sscbench.native.server import NativeServer
-from sscbench.native.tasks import Family, NativeTask, catalogue
+from sscbench.native.tasks import FAMILIES, Family, NativeTask, catalogue
 from sscbench.native.verifier import Verdict, verify
 from sscbench.records.events import (
     AgentMessage,
@@ -177,6 +177,12 @@ def run_agent(task: NativeTask, agent: Agent, max_steps: int = MAX_STEPS) -> Ver
     return verify(server)
 
 
-def run_suite_with(make: Callable[[], Agent], seeds: Iterable[int] = range(10)) -> list[Verdict]:
-    """Every task of the catalogue under every seed, each with a fresh agent."""
-    return [run_agent(task, make()) for seed in seeds for task in catalogue(seed)]
+def run_suite_with(
+    make: Callable[[], Agent],
+    seeds: Iterable[int] = range(10),
+    families: Iterable[Family] = FAMILIES,
+) -> list[Verdict]:
+    """Every task of the catalogue (of ``families``) under every seed, each with a fresh
+    agent."""
+    wanted = tuple(families)
+    return [run_agent(task, make()) for seed in seeds for task in catalogue(seed, wanted)]

@@ -172,6 +172,11 @@ def test_the_command_plays_a_registered_agent(
     assert main(["native", "--agent", registered, "--seeds", "1"]) == 0
     out = capsys.readouterr().out
     assert "native suite, test:native" in out and "15/15 seeded runs succeeded" in out
+    assert (
+        main(["native", "--agent", registered, "--family", "version_conflict", "--seeds", "2"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "Q3-version_conflict" in out and "2/2 seeded runs succeeded" in out
 
 
 @pytest.mark.parametrize(

@@ -115,3 +115,19 @@ def test_the_family_tasks_are_deterministic_per_seed() -> None:
     )
     with pytest.raises(ValueError, match="make_task"):
         make_family_task("link", 0)
+
+
+def test_the_command_plays_one_family_and_refuses_a_family_the_solution_does_not_play(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from sscbench.cli.main import main
+    from sscbench.cli.native import FAMILY_NAMES
+    from sscbench.native import FAMILIES
+
+    assert FAMILY_NAMES == FAMILIES
+    assert main(["native", "--family", "maintenance", "--seeds", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Q2-maintenance" in out and "3/3 seeded runs succeeded" in out and "Q1" not in out
+    assert main(["native", "--solution", "retries_at_once", "--family", "link"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "plays rate_limit, not link" in err[0], err
