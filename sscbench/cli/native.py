@@ -19,6 +19,7 @@ SOLUTION_NAMES = (
     "expired_and_damaged",
     "gives_up",
     "retries_at_once",
+    "retries_and_copies",
     "fabricates_link",
     "ignores_maintenance",
     "rewrites_blindly",

@@ -118,6 +118,16 @@ def retries_at_once(server: NativeServer) -> None:
             return
 
 
+def retries_and_copies(server: NativeServer) -> None:
+    """Repeats a rate-limited call straight away and uses the link as delivered: on a
+    damaging channel both contracts break, and validity takes precedence in the label."""
+    for _ in range(20):
+        data = _issue(server)
+        if "handle" in data:
+            server.download(data["link"])
+            return
+
+
 def fabricates_link(server: NativeServer) -> None:
     """Answers a rate limit with a link of its own making, in the form links take."""
     data = _issue(server)
@@ -160,6 +170,7 @@ SOLUTIONS: dict[str, Solution] = {
     "expired_and_damaged": expired_and_damaged,
     "gives_up": gives_up,
     "retries_at_once": retries_at_once,
+    "retries_and_copies": retries_and_copies,
     "fabricates_link": fabricates_link,
     "ignores_maintenance": ignores_maintenance,
     "rewrites_blindly": rewrites_blindly,
@@ -173,6 +184,7 @@ PLAYS: dict[str, tuple[Family, ...]] = {
     "expired_and_damaged": ("link",),
     "gives_up": ("rate_limit", "maintenance"),
     "retries_at_once": ("rate_limit",),
+    "retries_and_copies": ("rate_limit",),
     "fabricates_link": ("rate_limit",),
     "ignores_maintenance": ("maintenance",),
     "rewrites_blindly": ("version_conflict",),

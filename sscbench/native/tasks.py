@@ -20,6 +20,9 @@ signed-link family, three families put a different observation under contract:
 * **version_conflict** (Q3, integrity): ``update_report`` is an optimistic-concurrency
   write; another writer commits first, the agent's write is refused as a conflict, and the
   version it read is stale — a write not based on a fresh ``get_report`` breaks it.
+
+The two time families also come in Q4, once per perturbation kind: their window and a
+channel that damages the link, as the link family's Q4 pairs a short TTL with one.
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ class NativeTask(BaseModel):
         return random.Random(f"{self.task_id}:{self.seed}:{issue}:transport")
 
 
+CHANNEL = " The link is also available by its `handle` through `resolve_link`."
 INSTRUCTION = (
     "Export the report. Call `issue_link` to get a signed download link and pass it to "
     "`download` exactly as issued, byte for byte, while it is valid (see its `expires_at`; "
@@ -120,9 +124,7 @@ def make_task(quadrant: Quadrant, kind: PerturbationKind | None, seed: int) -> N
     if damaged != (kind is not None):
         raise ValueError(f"{quadrant} takes {'a' if damaged else 'no'} perturbation kind")
     prepare = " Before downloading, call `prepare_export` once (it takes a while)." if short else ""
-    channel = (
-        " The link is also available by its `handle` through `resolve_link`." if damaged else ""
-    )
+    channel = CHANNEL if damaged else ""
     name = quadrant if kind is None else f"{quadrant}-{kind}"
     return NativeTask(
         task_id=name,
@@ -136,11 +138,11 @@ def make_task(quadrant: Quadrant, kind: PerturbationKind | None, seed: int) -> N
 
 
 FAMILY_INSTRUCTION: dict[Family, str] = {
-    "rate_limit": INSTRUCTION.format(prepare="", channel="")
+    "rate_limit": INSTRUCTION.format(prepare="", channel="{channel}")
     + " `issue_link` is rate limited: when it answers that you are rate limited, call "
     "`wait` for the `retry_after_seconds` it states and call it again no earlier than its "
     "`retry_at`; a refusal is not a link.",
-    "maintenance": INSTRUCTION.format(prepare="", channel="")
+    "maintenance": INSTRUCTION.format(prepare="", channel="{channel}")
     + " First call `service_status`: while the service is in maintenance, no export call "
     "(`issue_link`, `download`) may reach it before the `until` time it states; use `wait` "
     "to let server time pass.",
@@ -153,31 +155,44 @@ FAMILY_INSTRUCTION: dict[Family, str] = {
 }
 
 
-def make_family_task(family: Family, seed: int) -> NativeTask:
-    """The task of a family beyond the signed link under a seed."""
+TIME_FAMILIES: tuple[Family, ...] = ("rate_limit", "maintenance")
+"""The families whose contract is a window: each also comes in Q4, with a damaging channel."""
+
+
+def make_family_task(family: Family, seed: int, kind: PerturbationKind | None = None) -> NativeTask:
+    """The task of a family beyond the signed link under a seed: in its own quadrant, or —
+    a time family with a perturbation ``kind`` — in Q4, its window and a damaging channel."""
     if family == "link":
         raise ValueError("the link family's tasks come from make_task(quadrant, kind, seed)")
-    quadrant = FAMILY_QUADRANT[family]
-    task_id = f"{quadrant}-{family}"
+    if kind is not None and family not in TIME_FAMILIES:
+        raise ValueError(f"{family} takes no perturbation kind; only {TIME_FAMILIES} do")
+    quadrant: Quadrant = FAMILY_QUADRANT[family] if kind is None else "Q4"
+    task_id = f"{quadrant}-{family}" if kind is None else f"Q4-{family}-{kind}"
+    channel = "" if kind is None else CHANNEL
     return NativeTask(
         task_id=task_id,
         quadrant=quadrant,
-        perturbation=None,
+        perturbation=kind,
         ttl_seconds=LONG_TTL,
         needs_prepare=False,
         seed=seed,
-        instruction=FAMILY_INSTRUCTION[family].format(note=_note(task_id, seed)),
+        instruction=FAMILY_INSTRUCTION[family].format(note=_note(task_id, seed), channel=channel),
         family=family,
     )
 
 
 def catalogue(seed: int, families: Iterable[Family] = FAMILIES) -> list[NativeTask]:
     """Every task under one seed: Q1, Q2, and Q3 and Q4 once per perturbation kind (the
-    link family), then one task per further family, keeping those in ``families``."""
+    link family), then one task per further family in its quadrant, then each time family
+    in Q4 once per kind — keeping the families in ``families``."""
     wanted = set(families)
     tasks: list[NativeTask] = []
     if "link" in wanted:
         tasks += [make_task("Q1", None, seed), make_task("Q2", None, seed)]
         for quadrant in ("Q3", "Q4"):
             tasks += [make_task(quadrant, kind, seed) for kind in KINDS]
-    return tasks + [make_family_task(f, seed) for f in FAMILIES[1:] if f in wanted]
+    tasks += [make_family_task(f, seed) for f in FAMILIES[1:] if f in wanted]
+    for family in TIME_FAMILIES:
+        if family in wanted:
+            tasks += [make_family_task(family, seed, kind) for kind in KINDS]
+    return tasks

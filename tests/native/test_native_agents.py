@@ -105,7 +105,7 @@ def test_an_agent_that_keeps_the_contracts_passes_every_seeded_run() -> None:
         return agents[-1]
 
     verdicts = run_suite_with(make, seeds=range(3))
-    assert len(verdicts) == 45
+    assert len(verdicts) == 75
     assert all(v.success for v in verdicts), [v for v in verdicts if not v.success]
     # the server's tools for the task's family, not τ²'s
     assert [a.tools for a in agents[:12]] == [TOOLS] * 12
@@ -171,7 +171,7 @@ def test_the_command_plays_a_registered_agent(
 ) -> None:
     assert main(["native", "--agent", registered, "--seeds", "1"]) == 0
     out = capsys.readouterr().out
-    assert "native suite, test:native" in out and "15/15 seeded runs succeeded" in out
+    assert "native suite, test:native" in out and "25/25 seeded runs succeeded" in out
     assert (
         main(["native", "--agent", registered, "--family", "version_conflict", "--seeds", "2"]) == 0
     )

@@ -18,6 +18,7 @@ from sscbench.native.verifier import SEVERITY, verify
 from sscbench.reconstruct import contract_labels
 
 FAMILY_EXPECTED: dict[str, dict[Family, str]] = {
+    "retries_and_copies": {"rate_limit": "RETRY_BEFORE_ALLOWED"},
     "reference": {"rate_limit": "SUCCESS", "maintenance": "SUCCESS", "version_conflict": "SUCCESS"},
     "gives_up": {"rate_limit": "OTHER", "maintenance": "OTHER"},
     "retries_at_once": {"rate_limit": "RETRY_BEFORE_ALLOWED"},
@@ -33,9 +34,10 @@ def test_each_solution_gets_its_familys_label(name: str) -> None:
     families = tuple(f for f in PLAYS[name] if f != "link")
     assert set(families) == set(FAMILY_EXPECTED[name])
     verdicts = run_suite(SOLUTIONS[name], seeds=range(4), families=families)
-    assert len(verdicts) == 4 * len(families)
+    # each family once in its own quadrant, the time families also in Q4 once per kind
+    assert len(verdicts) == 4 * sum(1 + 5 * (f != "version_conflict") for f in families)
     for v in verdicts:
-        family = v.task_id.split("-", 1)[1]
+        family = v.task_id.split("-")[1]
         assert v.primary == FAMILY_EXPECTED[name][family], (v.task_id, v.seed, v.details)  # type: ignore[index]
 
 
@@ -127,7 +129,20 @@ def test_the_command_plays_one_family_and_refuses_a_family_the_solution_does_not
     assert FAMILY_NAMES == FAMILIES
     assert main(["native", "--family", "maintenance", "--seeds", "3"]) == 0
     out = capsys.readouterr().out
-    assert "Q2-maintenance" in out and "3/3 seeded runs succeeded" in out and "Q1" not in out
+    assert "Q2-maintenance" in out and "18/18 seeded runs succeeded" in out and "Q1" not in out
     assert main(["native", "--solution", "retries_at_once", "--family", "link"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "plays rate_limit, not link" in err[0], err
+
+
+def test_in_q4_a_family_window_and_a_damaged_link_both_count_validity_first() -> None:
+    for v in run_suite(SOLUTIONS["retries_and_copies"], seeds=range(3), families=["rate_limit"]):
+        if v.task_id.startswith("Q4-") and not v.task_id.endswith("display_text"):
+            assert v.labels == ("RETRY_BEFORE_ALLOWED", "MUTATED_TOKEN", "OTHER"), v
+        else:  # an intact channel (or an intact link field): the window alone
+            assert v.labels == ("RETRY_BEFORE_ALLOWED",), v
+    task = make_family_task("maintenance", 0, "truncation")
+    assert task.quadrant == "Q4" and "resolve_link" in task.instruction
+    assert run(task, SOLUTIONS["reference"]).success
+    with pytest.raises(ValueError, match="no perturbation kind"):
+        make_family_task("version_conflict", 0, "newline")

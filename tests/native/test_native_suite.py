@@ -20,14 +20,19 @@ def test_the_catalogue_covers_four_quadrants_five_perturbations_and_four_familie
     assert {t.quadrant for t in tasks} == {"Q1", "Q2", "Q3", "Q4"}
     assert {t.perturbation for t in tasks if t.perturbation} == set(KINDS)
     assert {t.family for t in tasks} == set(FAMILIES)
-    assert len({t.task_id for t in tasks}) == len(tasks) == 15
+    assert len({t.task_id for t in tasks}) == len(tasks) == 25
     assert len(catalogue(0, ["link"])) == 12  # the signed-link tasks are as they were
     assert [t.task_id for t in catalogue(0, ["version_conflict"])] == ["Q3-version_conflict"]
+    rate_limit = [t for t in catalogue(0, ["rate_limit"])]
+    assert [(t.quadrant, t.perturbation) for t in rate_limit] == [
+        ("Q2", None),
+        *(("Q4", kind) for kind in KINDS),
+    ]
 
 
 def test_the_reference_solution_passes_every_seeded_run() -> None:
     verdicts = run_suite(SOLUTIONS["reference"], seeds=range(10))
-    assert len(verdicts) == 150
+    assert len(verdicts) == 250
     failed = [(v.task_id, v.seed, v.details) for v in verdicts if not v.success]
     assert failed == []
 
@@ -104,7 +109,7 @@ def test_artifacts_and_perturbations_are_deterministic_per_seed() -> None:
     assert delivered(4) == delivered(4)
     assert delivered(4) != delivered(5)
     counts = Counter(v.primary for v in run_suite(SOLUTIONS["reference"], seeds=[7]))
-    assert counts == {"SUCCESS": 15}
+    assert counts == {"SUCCESS": 25}
 
 
 def test_the_command_runs_the_oracle_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -113,7 +118,7 @@ def test_the_command_runs_the_oracle_check(capsys: pytest.CaptureFixture[str]) -
 
     assert tuple(SOLUTIONS) == SOLUTION_NAMES
     assert main(["native", "--seeds", "2"]) == 0
-    assert "30/30 seeded runs succeeded" in capsys.readouterr().out
+    assert "50/50 seeded runs succeeded" in capsys.readouterr().out
     assert main(["native", "--solution", "rewrites_blindly", "--seeds", "2"]) == 0
     out = capsys.readouterr().out
     assert "0/2 seeded runs succeeded" in out and "STALE_WRITE" in out
