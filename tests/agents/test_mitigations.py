@@ -256,3 +256,38 @@ def test_provider_tokens_and_usd_sit_beside_steps(run_set: Path, tmp_path: Path)
     assert usd_text(verify).startswith("$0.0005 → $0.0010 (+0.0005")
     read_back = rows[("scripted:gold", "read_back_after_write")]
     assert read_back.tokens_with == 55.0 and usd_text(read_back) == "unpriced"
+
+
+def test_a_mitigation_arm_travels_to_a_remote_worker_as_its_own_job(tmp_path: Path) -> None:
+    """What the Ray executor ships per run (a pickled ``EpisodeJob``) carries the arm's
+    mitigation, and a worker running the job writes it into the ledger's header: the arms
+    fan out as configurations do, with no executor change."""
+    import pickle
+
+    from sscbench.experiments.executors import EpisodeJob, run_job
+    from sscbench.runs.episode import LEDGER_FILE
+
+    case_set = load_case_set(None)
+    case = next(c for c in case_set.cases if c.entry.case_id == CASES[0])
+    experiment = command_line_experiment(
+        "arms",
+        [("scripted:gold", {})],
+        seeds=[0],
+        case_set=case_set,
+        mitigations=MITIGATIONS,
+    )
+    runs = fault_runs(experiment, [case.contract])
+    assert {r.configuration.mitigation for r in runs} == {None, *MITIGATIONS}
+    headers = {}
+    for run in runs:
+        job = pickle.loads(
+            pickle.dumps(
+                EpisodeJob(run, experiment.user, experiment.records_configuration, str(tmp_path))
+            )
+        )
+        _, staged = run_job(job)
+        header = read_ledger(Path(staged) / LEDGER_FILE).header
+        headers[run.configuration.mitigation] = (
+            header.mitigation.name if header.mitigation else None
+        )
+    assert headers == {m: m for m in (None, *MITIGATIONS)}
