@@ -5,7 +5,9 @@ the experiment's ``mitigations`` list and ``sscbench run --mitigation`` name it 
 its runs is paired with the base configuration's run of the same case and seed, and three
 things are compared pair by pair: adoption (pairs where both runs were triggered and have a
 decided ``A``), task success (both graded) and cost in steps (both finished, with steps
-recorded). Each difference is with − without, averaged over the pairs, with a percentile
+recorded), with the provider tokens and USD the runs' ledgers record beside the steps
+(:mod:`.mitigation_cost`; scripted runs make no provider calls). Each difference is
+with − without, averaged over the pairs, with a percentile
 interval from resampling entity clusters whole (:func:`.task_success.paired_difference`).
 The discordant pairs (adopted on one side only) are given too: a paired comparison rests on
 them.
@@ -20,8 +22,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
+from sscbench.analysis.mitigation_cost import RunUsage
 from sscbench.analysis.passk import mean_with_interval
 from sscbench.analysis.population import CONTROL_SUFFIX, harness_error
 from sscbench.analysis.results import ALL_OPERATORS, Interval, MitigationRow, Rate
@@ -102,6 +106,7 @@ def mitigation_row(
     clusters: Mapping[str, str],
     steps: Mapping[str, int],
     *,
+    usage: Mapping[str, RunUsage] | None = None,
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
@@ -147,6 +152,17 @@ def mitigation_row(
     with_steps = mean_with_interval(
         [(cluster(a), float(steps[b.run_id])) for a, b in timed], seed=seed, key=key, replicates=1
     )[0]
+    cost = _cost(
+        [
+            (cluster(a), (usage or {})[a.run_id], (usage or {})[b.run_id])
+            for a, b in pairs
+            if a.run_id in (usage or {}) and b.run_id in (usage or {})
+        ],
+        key=key,
+        seed=seed,
+        replicates=replicates,
+        level=level,
+    )
     return MitigationRow(
         operator=operator,
         configuration=configuration,
@@ -168,7 +184,54 @@ def mitigation_row(
         steps_with=with_steps,
         steps_difference=steps_difference,
         steps_interval=steps_ci,
+        **cost,
     )
+
+
+def _cost(
+    costed: Sequence[tuple[str, RunUsage, RunUsage]],
+    *,
+    key: str,
+    seed: int,
+    replicates: int,
+    level: float,
+) -> dict[str, Any]:
+    """The cost columns of a row from its pairs' usage (cluster, without, with)."""
+    tokens = [(c, a.tokens, b.tokens) for c, a, b in costed]
+    counted = [(c, a, b) for c, a, b in tokens if a is not None and b is not None]
+    usd = [(c, a.usd, b.usd) for c, a, b in costed]
+    priced = [(c, a, b) for c, a, b in usd if a is not None and b is not None]
+    tokens_difference, tokens_ci = paired_difference(
+        [(c, b - a) for c, a, b in counted],
+        seed=seed,
+        key=f"{key}/tokens",
+        replicates=replicates,
+        level=level,
+    )
+    usd_difference, _, usd_ci = mean_with_interval(
+        [(c, b - a) for c, a, b in priced],
+        seed=seed,
+        key=f"{key}/usd",
+        replicates=replicates,
+        level=level,
+    )
+
+    def mean(values: Sequence[float]) -> float | None:
+        return sum(values) / len(values) if values else None
+
+    return {
+        "cost_pairs": len(costed),
+        "provider_calls_without": sum(a.calls for _, a, _ in costed),
+        "provider_calls_with": sum(b.calls for _, _, b in costed),
+        "tokens_without": mean([float(a) for _, a, _ in counted]),
+        "tokens_with": mean([float(b) for _, _, b in counted]),
+        "tokens_difference": tokens_difference,
+        "tokens_interval": tokens_ci,
+        "usd_without": mean([a for _, a, _ in priced]),
+        "usd_with": mean([b for _, _, b in priced]),
+        "usd_difference": usd_difference,
+        "usd_interval": usd_ci,
+    }
 
 
 def mitigation_rows(
@@ -177,6 +240,7 @@ def mitigation_rows(
     known: Iterable[str],
     steps: Mapping[str, int] | None = None,
     *,
+    usage: Mapping[str, RunUsage] | None = None,
     seed: int = 0,
     replicates: int = DEFAULT_REPLICATES,
     level: float = LEVEL,
@@ -188,7 +252,16 @@ def mitigation_rows(
     steps = steps or {}
     rows = [
         mitigation_row(
-            op, conf, name, pairs, clusters, steps, seed=seed, replicates=replicates, level=level
+            op,
+            conf,
+            name,
+            pairs,
+            clusters,
+            steps,
+            usage=usage,
+            seed=seed,
+            replicates=replicates,
+            level=level,
         )
         for (op, conf, name), pairs in sorted(groups.items())
     ]
@@ -204,6 +277,7 @@ def mitigation_rows(
             pairs,
             prefixed,
             steps,
+            usage=usage,
             seed=seed,
             replicates=replicates,
             level=level,

@@ -34,6 +34,7 @@ from sscbench.agents.mitigations import mitigation_names
 from sscbench.analysis.correction import ValidationSample, correct
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
 from sscbench.analysis.mitigation import mitigation_rows
+from sscbench.analysis.mitigation_cost import RunUsage
 from sscbench.analysis.paired import paired_rows
 from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
@@ -306,6 +307,7 @@ def analyze(
     validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
     steps: Mapping[str, int] | None = None,
+    usage: Mapping[str, RunUsage] | None = None,
 ) -> AnalysisResult:
     """Every §7 table for one population variant of a run set.
 
@@ -320,7 +322,8 @@ def analyze(
     :func:`~sscbench.analysis.task_success.read_clean_outcomes`) adds task success under
     fault and pass^k; without it those tables are left out. Configurations named
     ``BASE+MITIGATION`` are compared with their base (:mod:`.mitigation`; ``steps``, each
-    run's step count by run id, adds their cost).
+    run's step count by run id, and ``usage``, its provider tokens and USD
+    (:func:`~sscbench.analysis.mitigation_cost.read_run_usage`), add their cost).
     """
     labels = list(labels)
     schedule = None if schedule is None else list(schedule)
@@ -391,6 +394,7 @@ def analyze(
             case_set,
             mitigation_names(),
             steps,
+            usage=usage,
             seed=seed,
             replicates=replicates,
             level=level,
@@ -437,6 +441,7 @@ def analyze_all(
     validation: ValidationSample | None = None,
     clean: CleanOutcomes | None = None,
     steps: Mapping[str, int] | None = None,
+    usage: Mapping[str, RunUsage] | None = None,
 ) -> dict[Sensitivity, AnalysisResult]:
     """The primary analysis and every sensitivity variant, keyed by variant name."""
     labels = list(labels)
@@ -456,6 +461,7 @@ def analyze_all(
             validation=validation,
             clean=clean,
             steps=steps,
+            usage=usage,
         )
         for variant in SENSITIVITIES
     }

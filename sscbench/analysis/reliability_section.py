@@ -3,6 +3,7 @@ adoption^k), shown only when the analysis has those tables (it was given the cle
 
 from __future__ import annotations
 
+from sscbench.analysis.mitigation_cost import tokens_text, usd_text
 from sscbench.analysis.results import AnalysisResult, Interval, PassKRow, Rate
 from sscbench.analysis.templating import render
 
@@ -125,6 +126,8 @@ def reliability_section(result: AnalysisResult, collapse: int = 12) -> str:
             "with − without",
             "steps without → with",
             "with − without",
+            "tokens per run without → with (with − without)",
+            "USD per run without → with (with − without)",
         ],
         mitigation_rows=[
             [
@@ -140,6 +143,8 @@ def reliability_section(result: AnalysisResult, collapse: int = 12) -> str:
                 _difference(row.success_difference, row.success_interval, row.success_pairs),
                 _steps(row.steps_without, row.steps_with),
                 _difference(row.steps_difference, row.steps_interval, row.steps_pairs),
+                tokens_text(row),
+                usd_text(row),
             ]
             for row in result.mitigations
         ],

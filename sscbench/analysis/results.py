@@ -234,8 +234,10 @@ class MitigationRow(_Row):
     seed run by the base configuration and by ``configuration+mitigation``.
 
     Adoption is compared on pairs where both runs were triggered and have a decided ``A``;
-    task success on pairs where both were graded; steps on pairs where both finished. Each
-    difference is with − without, with a cluster-bootstrap interval."""
+    task success on pairs where both were graded; steps on pairs where both finished;
+    tokens and USD on pairs whose provider usage was read
+    (:mod:`sscbench.analysis.mitigation_cost`). Each difference is with − without, with a
+    cluster-bootstrap interval."""
 
     operator: str
     configuration: str
@@ -257,6 +259,21 @@ class MitigationRow(_Row):
     steps_with: float | None = None
     steps_difference: float | None = None
     steps_interval: Interval = Interval(low=None, high=None, method="none")
+    cost_pairs: int = 0
+    """Pairs whose runs' provider usage was read (a run with no provider calls counts)."""
+    provider_calls_without: int = 0
+    """Attempts that reached a provider, summed over the cost pairs (0: scripted agents)."""
+    provider_calls_with: int = 0
+    tokens_without: float | None = None
+    """Mean input + output tokens per run over the cost pairs with counts on both sides."""
+    tokens_with: float | None = None
+    tokens_difference: float | None = None
+    tokens_interval: Interval = Interval(low=None, high=None, method="none")
+    usd_without: float | None = None
+    """Mean USD per run over the cost pairs priced on both sides."""
+    usd_with: float | None = None
+    usd_difference: float | None = None
+    usd_interval: Interval = Interval(low=None, high=None, method="none")
 
 
 ALL_OPERATORS = "all operators"

@@ -25,18 +25,23 @@ from typing import Any, Union
 
 from pydantic import BaseModel
 
+from sscbench.analysis.mitigation_cost import tokens_text, usd_text
 from sscbench.analysis.results import (
     AdoptionRow,
     AnalysisResult,
     ArrivalRow,
     FunnelRow,
+    Interval,
+    MitigationRow,
     NoiseRow,
     PairedRow,
+    PassKRow,
     Rate,
     ReformulationRow,
     RelianceTimingRow,
     StanceRow,
     StanceStratumRow,
+    TaskSuccessRow,
 )
 
 TABLE_MODELS: dict[str, type[BaseModel]] = {
@@ -52,6 +57,15 @@ TABLE_MODELS: dict[str, type[BaseModel]] = {
 }
 """Field name of each table in :class:`AnalysisResult` → its row model, in report order."""
 
+OPTIONAL_TABLES: dict[str, type[BaseModel]] = {
+    "task_success": TaskSuccessRow,
+    "pass_k": PassKRow,
+    "mitigations": MitigationRow,
+}
+"""Tables an analysis has only when its runs allow them (graded runs, repetitions, a
+mitigation arm): written as CSV and LaTeX when they have rows, and no file otherwise."""
+EXPORTED: dict[str, type[BaseModel]] = TABLE_MODELS | OPTIONAL_TABLES
+
 JSON_FILE = "analysis.json"
 
 TableRow = (
@@ -64,13 +78,16 @@ TableRow = (
     | StanceStratumRow
     | NoiseRow
     | PairedRow
+    | TaskSuccessRow
+    | PassKRow
+    | MitigationRow
 )
 
 
 def table_rows(result: AnalysisResult, table: str) -> tuple[TableRow, ...]:
     """The rows of one named table."""
-    if table not in TABLE_MODELS:
-        raise KeyError(f"no table {table!r}; tables: {', '.join(TABLE_MODELS)}")
+    if table not in EXPORTED:
+        raise KeyError(f"no table {table!r}; tables: {', '.join(EXPORTED)}")
     rows: tuple[TableRow, ...] = getattr(result, table)
     return rows
 
@@ -108,7 +125,7 @@ def _leaf_types(model: type[BaseModel], prefix: str = "") -> dict[str, Any]:
 
 def csv_columns(table: str) -> list[str]:
     """The header of one table's CSV."""
-    return list(_leaf_types(TABLE_MODELS[table]))
+    return list(_leaf_types(EXPORTED[table]))
 
 
 def _is_tuple(ann: Any) -> bool:
@@ -159,7 +176,7 @@ def _unflatten(flat: dict[str, Any]) -> dict[str, Any]:
 
 def read_csv_table(path: Path | str, table: str) -> list[BaseModel]:
     """Read a CSV written by :func:`csv_text` back into validated row models."""
-    model = TABLE_MODELS[table]
+    model = EXPORTED[table]
     types_ = _leaf_types(model)
     with Path(path).open(newline="", encoding="utf-8") as fh:
         reader = csv.DictReader(fh)
@@ -242,6 +259,26 @@ class Column:
 
 def _c(header: str, latex: str, field: str) -> Column:
     return Column(header, latex, lambda row: getattr(row, field))
+
+
+def _difference(value: float | None, interval: Interval) -> str:
+    """``+0.25 [0.10, 0.40]``; ``–`` with no pairs."""
+    if value is None:
+        return "–"
+    text = f"{value:+.2f}"
+    if interval.low is not None and interval.high is not None:
+        text += f" [{interval.low:+.2f}, {interval.high:+.2f}]"
+    return text
+
+
+def _d(header: str, latex: str, field: str, interval: str) -> Column:
+    return Column(
+        header, latex, lambda row: _difference(getattr(row, field), getattr(row, interval))
+    )
+
+
+def _mean(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
 
 
 PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
@@ -360,6 +397,67 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
             ),
         ),
     ),
+    "task_success": (
+        "Task success under fault (τ² reward) beside the same task's clean run, paired "
+        "difference faulted − clean, and faulted success by adoption and arrival stratum",
+        (
+            _c("faulted", "faulted", "fault"),
+            Column("pairs (unpaired)", "pairs", lambda row: f"{row.pairs} ({row.unpaired})"),
+            _c("faulted, paired", "faulted (paired)", "fault_paired"),
+            _c("clean", "clean", "clean"),
+            _d("difference", "$\\Delta$", "difference", "difference_interval"),
+            _c("adopted", "adopted", "fault_adopted"),
+            _c("not adopted", "not adopted", "fault_not_adopted"),
+            _c("before", "before", "fault_before"),
+            _c("after", "after", "fault_after"),
+            _c("absent", "absent", "fault_absent"),
+        ),
+    ),
+    "pass_k": (
+        "pass^k over trials (τ²'s unbiased estimator) of clean and faulted runs, and "
+        "adoption^k: the chance that all k repetitions of a case avoid adoption",
+        (
+            _c("metric", "metric", "metric"),
+            _c("condition", "condition", "condition"),
+            _c("k", "$k$", "k"),
+            Column("units / clusters", "units", lambda row: f"{row.units}/{row.clusters}"),
+            Column(
+                "value [95% interval]",
+                "value",
+                lambda row: (
+                    "–"
+                    if row.value is None
+                    else f"{row.value:.2f}"
+                    + (
+                        f" [{row.interval.low:.2f}, {row.interval.high:.2f}]"
+                        if row.interval.low is not None and row.interval.high is not None
+                        else ""
+                    )
+                ),
+            ),
+        ),
+    ),
+    "mitigations": (
+        "Mitigations on the same cases and seeds: adoption, task success, steps, tokens and "
+        "USD without and with each mitigation, paired differences with − without",
+        (
+            _c("mitigation", "mitigation", "mitigation"),
+            _c("adopted without", "adopted w/o", "adopted_without"),
+            _c("adopted with", "adopted with", "adopted_with"),
+            _d("adoption Δ", "adoption $\\Delta$", "adoption_difference", "adoption_interval"),
+            _c("success without", "success w/o", "success_without"),
+            _c("success with", "success with", "success_with"),
+            _d("success Δ", "success $\\Delta$", "success_difference", "success_interval"),
+            Column(
+                "steps without → with",
+                "steps",
+                lambda row: f"{_mean(row.steps_without)} → {_mean(row.steps_with)}",
+            ),
+            _d("steps Δ", "steps $\\Delta$", "steps_difference", "steps_interval"),
+            Column("tokens per run", "tokens", tokens_text),
+            Column("USD per run", "USD", usd_text),
+        ),
+    ),
 }
 """How each table is presented (HTML and LaTeX): caption and value columns after
 ``operator`` and ``configuration``."""
@@ -434,10 +532,18 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8", newline="\n")
 
 
+def present_tables(result: AnalysisResult) -> list[str]:
+    """The tables a result writes: every standard one, and each optional one with rows."""
+    return [*TABLE_MODELS, *(t for t in OPTIONAL_TABLES if getattr(result, t))]
+
+
 def write_tables(
-    result: AnalysisResult, out_dir: Path, tables: Iterable[str] = TABLE_MODELS
+    result: AnalysisResult, out_dir: Path, tables: Iterable[str] | None = None
 ) -> TableFiles:
-    """Write ``analysis.json``, ``tables/<name>.csv`` and ``tables/<name>.tex``."""
+    """Write ``analysis.json``, ``tables/<name>.csv`` and ``tables/<name>.tex`` (by
+    default for :func:`present_tables`)."""
+    if tables is None:
+        tables = present_tables(result)
     _write(out_dir / JSON_FILE, result.model_dump_json(indent=2) + "\n")
     csv_paths: dict[str, str] = {}
     tex_paths: dict[str, str] = {}
@@ -450,9 +556,12 @@ def write_tables(
 
 
 def read_tables(out_dir: Path, template: AnalysisResult) -> AnalysisResult:
-    """Rebuild a result from the CSVs in ``out_dir/tables`` (metadata from ``template``)."""
+    """Rebuild a result from the CSVs in ``out_dir/tables`` (metadata from ``template``;
+    an optional table without a file has no rows)."""
     update: dict[str, Sequence[BaseModel]] = {
         table: tuple(read_csv_table(out_dir / "tables" / f"{table}.csv", table))
-        for table in TABLE_MODELS
+        for table in EXPORTED
+        if table in TABLE_MODELS or (out_dir / "tables" / f"{table}.csv").exists()
     }
+    update |= {t: () for t in OPTIONAL_TABLES if t not in update}
     return template.model_copy(update=update)

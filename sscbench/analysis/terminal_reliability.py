@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from sscbench.analysis.mitigation_cost import tokens_text, usd_text
 from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, Interval, PassKRow, Rate
 from sscbench.terminal import compact_table
 
@@ -121,6 +122,8 @@ def mitigation_table(result: AnalysisResult) -> Table | None:
             "Δ success",
             "steps",
             "Δ steps",
+            "tokens",
+            "USD",
         ),
         left=("configuration", "mitigation"),
     )
@@ -140,6 +143,8 @@ def mitigation_table(result: AnalysisResult) -> Table | None:
             signed(row.success_difference, row.success_interval),
             steps,
             "–" if row.steps_difference is None else f"{row.steps_difference:+.1f}",
+            tokens_text(row).replace(" (", "\n("),
+            usd_text(row).replace(" (", "\n("),
         )
     return table
 

@@ -76,6 +76,7 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench import heartbeat
     from sscbench.analysis.correction_view import correction_table, error_rate_table
     from sscbench.analysis.mitigation import mitigation_rows, read_run_steps
+    from sscbench.analysis.mitigation_cost import read_run_usage
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.report import write_report
     from sscbench.analysis.task_success import read_clean_outcomes
@@ -159,6 +160,7 @@ def handle(args: argparse.Namespace) -> int:
                     case_set,
                     DEMO_MITIGATIONS,
                     read_run_steps([args.out, mitigation_dir]),
+                    usage=read_run_usage([args.out, mitigation_dir]),
                 )
             }
         )

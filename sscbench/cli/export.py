@@ -64,6 +64,7 @@ def _tau2(args: argparse.Namespace) -> int:
 def _results(args: argparse.Namespace) -> int:
     from sscbench.analysis.bundle import write_bundle
     from sscbench.analysis.mitigation import read_run_steps
+    from sscbench.analysis.mitigation_cost import read_run_usage
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.cases.caseset import load_case_set
@@ -82,7 +83,13 @@ def _results(args: argparse.Namespace) -> int:
     check_labels_current(labels_path, root, labels)
     case_set = load_case_set(args.cases)
     clean = read_clean_outcomes([root, *args.clean])
-    result = analyze(labels, case_set, clean=clean or None, steps=read_run_steps([root]))
+    result = analyze(
+        labels,
+        case_set,
+        clean=clean or None,
+        steps=read_run_steps([root]),
+        usage=read_run_usage([root]),
+    )
     bundle = write_bundle(
         args.out,
         result,

@@ -44,7 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "contracts": ("contracts", "audit τ²'s write tools against executable contracts"),
     "native": (
         "native",
-        "run the native observation-contract suite (four quadrants, five perturbations)",
+        "run the native observation-contract suite (four quadrants, five perturbations, "
+        "rate limits, maintenance windows, version conflicts)",
     ),
 }
 """Each subcommand's module in ``sscbench.cli`` and its one-line help (a test keeps the

@@ -17,22 +17,43 @@ SOLUTION_NAMES = (
     "copies_delivered",
     "trusts_display",
     "expired_and_damaged",
+    "gives_up",
+    "retries_at_once",
+    "retries_and_copies",
+    "fabricates_link",
+    "ignores_maintenance",
+    "rewrites_blindly",
+    "retries_stale",
 )
 """``sscbench.native.SOLUTIONS``' keys, written out so that ``--help`` imports nothing."""
-LABELS = ("SUCCESS", "EXPIRED_BEFORE_USE", "MUTATED_TOKEN", "OTHER")
+FAMILY_NAMES = ("link", "rate_limit", "maintenance", "version_conflict")
+"""``sscbench.native.FAMILIES``, written out for the same reason."""
+LABELS = (
+    "SUCCESS",
+    "EXPIRED_BEFORE_USE",
+    "ACTED_DURING_MAINTENANCE",
+    "RETRY_BEFORE_ALLOWED",
+    "MUTATED_TOKEN",
+    "FABRICATED_ARTIFACT",
+    "STALE_WRITE",
+    "OTHER",
+)
+"""The verifier's labels, as columns (``sscbench.native.verifier.SEVERITY``, success first)."""
 
 
 def register(sub: Any) -> None:
     """Add the ``native`` subcommand."""
     p = sub.add_parser(
         "native",
-        help="run the native observation-contract suite (four quadrants, five perturbations)",
+        help="run the native observation-contract suite (four quadrants, five perturbations, "
+        "rate limits, maintenance windows, version conflicts)",
     )
     p.add_argument(
         "--solution",
         choices=SOLUTION_NAMES,
         default="reference",
-        help="which scripted solution plays the tasks (default: the reference)",
+        help="which scripted solution plays the tasks (default: the reference, on every "
+        "task; a scripted mistake plays the families it is a mistake in)",
     )
     p.add_argument(
         "--agent",
@@ -48,6 +69,14 @@ def register(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="agent parameter, e.g. model=gpt-4.1 (repeatable)",
     )
+    p.add_argument(
+        "--family",
+        action="append",
+        choices=FAMILY_NAMES,
+        metavar="FAMILY",
+        help=f"play only this family's tasks (repeatable; one of {', '.join(FAMILY_NAMES)}; "
+        "default: every family the solution plays)",
+    )
     p.add_argument("--seeds", type=int, default=10, help="seeds per task (default 10)")
     p.set_defaults(handler=handle)
 
@@ -55,24 +84,33 @@ def register(sub: Any) -> None:
 def handle(args: argparse.Namespace) -> int:
     """Print one row per task (primary labels over the seeds); exit 1 if the reference
     fails any seeded run (the oracle check), else 0."""
-    from sscbench.native import SOLUTIONS, run_suite
+    from sscbench.native import PLAYS, SOLUTIONS, run_suite
 
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
+    chosen = tuple(args.family or FAMILY_NAMES)
     if args.agent is not None:
-        verdicts = _with_agent(args)
+        verdicts = _with_agent(args, chosen)
         player = args.agent
     else:
-        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds))
+        families = [f for f in PLAYS[args.solution] if f in chosen]
+        if not families:
+            raise ConfigError(
+                f"--solution {args.solution} plays {', '.join(PLAYS[args.solution])}, not "
+                f"{', '.join(chosen)}; choose one of those with --family"
+            )
+        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds), families=families)
         player = args.solution
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for v in verdicts:
         by_task[v.task_id][v.primary] += 1
     table = Table(title=f"native suite, {player}, {args.seeds} seed(s) per task")
-    for column in ("task", *LABELS):
+    seen = {v.primary for v in verdicts}
+    columns = [c for c in LABELS if c in seen or c == "SUCCESS"]  # a label no run got: no column
+    for column in ("task", *columns):
         table.add_column(column, justify="left" if column == "task" else "right")
     for task, counts in by_task.items():
-        table.add_row(task, *(str(counts[c]) for c in LABELS))
+        table.add_row(task, *(str(counts[c]) for c in columns))
     console = make_console()
     console.print(table)
     passed = sum(v.success for v in verdicts)
@@ -81,7 +119,7 @@ def handle(args: argparse.Namespace) -> int:
     return 1 if reference and passed < len(verdicts) else 0
 
 
-def _with_agent(args: argparse.Namespace) -> list[Any]:
+def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any]:
     """The suite played by a registered agent, checked before any episode as ``run``
     checks it (unknown agent, rejected parameters, a missing key: one line, exit 2)."""
     from sscbench.cli.params import parse_params
@@ -101,4 +139,6 @@ def _with_agent(args: argparse.Namespace) -> list[Any]:
     (config,) = experiment.configurations
     from sscbench.agents.registry import make_agent
 
-    return run_suite_with(lambda: make_agent(config.agent, **config.params), range(args.seeds))
+    return run_suite_with(
+        lambda: make_agent(config.agent, **config.params), range(args.seeds), families
+    )

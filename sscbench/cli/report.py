@@ -113,6 +113,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 "the analysis.json a previous `sscbench report` wrote"
             ) from None
     from sscbench.analysis.mitigation import read_run_steps
+    from sscbench.analysis.mitigation_cost import read_run_usage
     from sscbench.analysis.quantities import analyze
     from sscbench.analysis.task_success import read_clean_outcomes
     from sscbench.cases.caseset import load_case_set
@@ -126,6 +127,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
         schedule = read_schedule(args.rundir / SCHEDULE_FILE)
         clean = read_clean_outcomes([args.rundir, *args.clean])
         steps = read_run_steps([args.rundir])
+        usage = read_run_usage([args.rundir])
     # a crash cut the last line: say so in one line (once per file), carry on
     for message in dict.fromkeys(str(w.message) for w in caught):
         print(f"warning: {message}", file=sys.stderr)
@@ -146,6 +148,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
                 validation=sample,
                 clean=clean or None,
                 steps=steps,
+                usage=usage,
             )
 
         if args.executor[0] == "ray":

@@ -7,15 +7,18 @@ seeded run (:mod:`.solutions`). It tests the contract semantics on tasks made fo
 beside the Expiry and Transport operators grafted onto τ².
 """
 
-from sscbench.native.solutions import SOLUTIONS, run, run_suite
-from sscbench.native.tasks import NativeTask, catalogue, make_task
+from sscbench.native.solutions import PLAYS, SOLUTIONS, run, run_suite
+from sscbench.native.tasks import FAMILIES, NativeTask, catalogue, make_family_task, make_task
 from sscbench.native.verifier import Verdict, verify
 
 __all__ = [
+    "FAMILIES",
+    "PLAYS",
     "SOLUTIONS",
     "NativeTask",
     "Verdict",
     "catalogue",
+    "make_family_task",
     "make_task",
     "run",
     "run_suite",

@@ -1,6 +1,7 @@
 """The native suite played by any registered agent, through the agent interface ``run``
-uses: the task's instruction as the user's message, the server's four tools as the
-agent's tools (OpenAI-format schemas in :attr:`EpisodeContext.tools`), every call answered
+uses: the task's instruction as the user's message, the server's tools for the task's
+family as the agent's tools (OpenAI-format schemas in :attr:`EpisodeContext.tools`,
+:func:`tools_for`), every call answered
 by the server on its virtual clock, and the hidden verifier's verdict at the end.
 
 Provider agents (``openai``, ``anthropic``, ``openai-compatible``) and agents a plugin
@@ -16,7 +17,7 @@ from typing import Any
 
 from sscbench.agents.base import GREETING, Agent, EpisodeContext
 from sscbench.native.server import NativeServer
-from sscbench.native.tasks import NativeTask, catalogue
+from sscbench.native.tasks import FAMILIES, Family, NativeTask, catalogue
 from sscbench.native.verifier import Verdict, verify
 from sscbench.records.events import (
     AgentMessage,
@@ -28,13 +29,14 @@ from sscbench.records.events import (
 
 DOMAIN = "native"
 POLICY = (
-    "You are an agent that exports reports. Use the tools to do what the user asks; "
+    "You are an agent that exports and updates reports. Use the tools to do what the user asks; "
     "answer the user when you are done."
 )
 MAX_STEPS = 40
 
 
 def _tool(name: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+    """One tool in the OpenAI function format, τ²'s own (every property required)."""
     return {
         "type": "function",
         "function": {
@@ -63,11 +65,60 @@ TOOLS: tuple[dict[str, Any], ...] = (
         {"link": {"type": "string", "description": "the signed link, exactly as issued"}},
     ),
 )
+"""The signed-link family's tools."""
+WAIT = _tool(
+    "wait",
+    "Let server time pass without calling the service.",
+    {"seconds": {"type": "number", "description": "virtual seconds to wait (at most 3600)"}},
+)
+FAMILY_TOOLS: dict[Family, tuple[dict[str, Any], ...]] = {
+    "link": TOOLS,
+    "rate_limit": (*TOOLS, WAIT),
+    "maintenance": (
+        *TOOLS,
+        _tool("service_status", "Whether the export service is up or in maintenance.", {}),
+        WAIT,
+    ),
+    "version_conflict": (
+        _tool("get_report", "The report's current version and notes.", {}),
+        _tool(
+            "update_report",
+            "Replace the report's notes; saved only if `version` is still the current one.",
+            {
+                "version": {"type": "integer", "description": "the version you read"},
+                "notes": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "the full list of notes to store",
+                },
+            },
+        ),
+    ),
+}
+
+
+def tools_for(task: NativeTask) -> tuple[dict[str, Any], ...]:
+    """The tools an agent gets for ``task``: those of its family."""
+    return FAMILY_TOOLS[task.family]
 
 
 def _answer(server: NativeServer, name: str, arguments: dict[str, Any]) -> tuple[str, bool]:
-    """The server's answer to one call, and whether the call itself was malformed."""
+    """The server's answer to one call, and whether the call itself was malformed (a tool
+    outside the task's family, a missing or ill-typed argument)."""
+    if name not in {t["function"]["name"] for t in tools_for(server.task)}:
+        return json.dumps({"error": f"unknown tool {name!r}"}), True
     try:
+        if name == "wait":
+            return server.wait(float(arguments["seconds"])), False
+        if name == "service_status":
+            return server.service_status(), False
+        if name == "get_report":
+            return server.get_report(), False
+        if name == "update_report":
+            notes = arguments["notes"]
+            if not isinstance(notes, list):
+                return json.dumps({"error": "notes must be a list of strings"}), True
+            return server.update_report(int(arguments["version"]), [str(n) for n in notes]), False
         if name == "prepare_export":
             return server.prepare_export(), False
         if name == "issue_link":
@@ -78,6 +129,8 @@ def _answer(server: NativeServer, name: str, arguments: dict[str, Any]) -> tuple
             return server.download(str(arguments["link"])), False
     except KeyError as exc:
         return json.dumps({"error": f"missing argument {exc.args[0]!r}"}), True
+    except (TypeError, ValueError) as exc:
+        return json.dumps({"error": f"ill-typed argument: {exc}"}), True
     return json.dumps({"error": f"unknown tool {name!r}"}), True
 
 
@@ -85,7 +138,9 @@ def run_agent(task: NativeTask, agent: Agent, max_steps: int = MAX_STEPS) -> Ver
     """One episode of ``task`` played by ``agent``, judged by the hidden verifier."""
     server = NativeServer(task)
     agent.start(
-        EpisodeContext(domain=DOMAIN, task=task, seed=task.seed, policy=POLICY, tools=TOOLS)
+        EpisodeContext(
+            domain=DOMAIN, task=task, seed=task.seed, policy=POLICY, tools=tools_for(task)
+        )
     )
     history: list[VisibleEvent] = [
         AgentMessage(step=0, turn=0, content=GREETING),
@@ -122,6 +177,12 @@ def run_agent(task: NativeTask, agent: Agent, max_steps: int = MAX_STEPS) -> Ver
     return verify(server)
 
 
-def run_suite_with(make: Callable[[], Agent], seeds: Iterable[int] = range(10)) -> list[Verdict]:
-    """Every task of the catalogue under every seed, each with a fresh agent."""
-    return [run_agent(task, make()) for seed in seeds for task in catalogue(seed)]
+def run_suite_with(
+    make: Callable[[], Agent],
+    seeds: Iterable[int] = range(10),
+    families: Iterable[Family] = FAMILIES,
+) -> list[Verdict]:
+    """Every task of the catalogue (of ``families``) under every seed, each with a fresh
+    agent."""
+    wanted = tuple(families)
+    return [run_agent(task, make()) for seed in seeds for task in catalogue(seed, wanted)]

@@ -3,18 +3,22 @@
 A solution sees only what the server answers and the task's instruction. The reference
 follows the instruction as a careful agent would: it prepares first when asked, then
 fetches the link, takes it byte for byte from the server-side store by its handle, and
-uses it at once — re-fetching once if the server still answers that it expired. The other
-behaviours each break one contract, so the verifier's truth table can be checked.
+uses it at once — re-fetching once if the server still answers that it expired; it checks
+the service's status and waits out a maintenance window or a rate limit's ``retry_after``
+when told to; and it re-reads a versioned record after a conflict before writing again.
+The other behaviours each break one contract, so the verifier's truth table can be checked;
+each plays the families it has a mistake for (:data:`PLAYS`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import Any
 
 from sscbench.native.server import NativeServer
-from sscbench.native.tasks import NativeTask, catalogue
+from sscbench.native.tasks import FAMILIES, Family, NativeTask, catalogue
 from sscbench.native.verifier import Verdict, verify
 
 Solution = Callable[[NativeServer], None]
@@ -25,15 +29,41 @@ def _issue(server: NativeServer) -> dict[str, Any]:
     return data
 
 
+def _seconds_between(start: str, end: str) -> float:
+    return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+
+
 def reference(server: NativeServer) -> None:
-    """Prepare first, fetch, copy the link from the store by handle, use it at once."""
-    if "prepare_export" in server.task.instruction:
+    """Prepare first, fetch, copy the link from the store by handle, use it at once; wait
+    out what the server says must pass first; re-read after a write conflict."""
+    instruction = server.task.instruction
+    if "update_report" in instruction:
+        _write_on_fresh_read(server)
+        return
+    if "service_status" in instruction:
+        status = json.loads(server.service_status())
+        if status["status"] == "maintenance":
+            server.wait(_seconds_between(status["server_time"], status["until"]))
+    if "prepare_export" in instruction:
         server.prepare_export()
-    for _ in range(2):
+    for _ in range(3):
         data = _issue(server)
+        if "retry_after_seconds" in data:
+            server.wait(float(data["retry_after_seconds"]))
+            continue
         link = json.loads(server.resolve_link(data["handle"]))["link"]
         answer = json.loads(server.download(link))
         if "expired" not in str(answer.get("error", "")):
+            return
+
+
+def _write_on_fresh_read(server: NativeServer) -> None:
+    for _ in range(3):
+        report = json.loads(server.get_report())
+        answer = json.loads(
+            server.update_report(report["version"], [*report["notes"], server.task.note])
+        )
+        if answer.get("status") == "saved":
             return
 
 
@@ -66,13 +96,101 @@ def expired_and_damaged(server: NativeServer) -> None:
     server.download(data["link"] + "#")
 
 
+def gives_up(server: NativeServer) -> None:
+    """Takes a refusal for the final answer: a rate limit or a maintenance notice ends it."""
+    instruction = server.task.instruction
+    if "service_status" in instruction and (
+        json.loads(server.service_status())["status"] == "maintenance"
+    ):
+        return
+    data = _issue(server)
+    if "error" in data:
+        return
+    server.download(json.loads(server.resolve_link(data["handle"]))["link"])
+
+
+def retries_at_once(server: NativeServer) -> None:
+    """Repeats a rate-limited call straight away, until it is answered."""
+    for _ in range(20):
+        data = _issue(server)
+        if "handle" in data:
+            server.download(json.loads(server.resolve_link(data["handle"]))["link"])
+            return
+
+
+def retries_and_copies(server: NativeServer) -> None:
+    """Repeats a rate-limited call straight away and uses the link as delivered: on a
+    damaging channel both contracts break, and validity takes precedence in the label."""
+    for _ in range(20):
+        data = _issue(server)
+        if "handle" in data:
+            server.download(data["link"])
+            return
+
+
+def fabricates_link(server: NativeServer) -> None:
+    """Answers a rate limit with a link of its own making, in the form links take."""
+    data = _issue(server)
+    link = data.get("link") or "https://files.example/export/report?issue=0"
+    server.download(str(link))
+
+
+def ignores_maintenance(server: NativeServer) -> None:
+    """Never checks the status: calls the export tools until they answer."""
+    for _ in range(40):
+        data = _issue(server)
+        if "handle" in data:
+            server.download(json.loads(server.resolve_link(data["handle"]))["link"])
+            return
+
+
+def rewrites_blindly(server: NativeServer) -> None:
+    """After a conflict, writes again with the next version and the notes it read before:
+    the write is accepted and the other writer's note is lost."""
+    report = json.loads(server.get_report())
+    notes = [*report["notes"], server.task.note]
+    answer = json.loads(server.update_report(report["version"], notes))
+    if "conflict" in str(answer.get("error", "")):
+        server.update_report(report["version"] + 1, notes)
+
+
+def retries_stale(server: NativeServer) -> None:
+    """After a conflict, sends the same write again, version and all."""
+    report = json.loads(server.get_report())
+    notes = [*report["notes"], server.task.note]
+    for _ in range(2):
+        server.update_report(report["version"], notes)
+
+
 SOLUTIONS: dict[str, Solution] = {
     "reference": reference,
     "fetch_then_prepare": fetch_then_prepare,
     "copies_delivered": copies_delivered,
     "trusts_display": trusts_display,
     "expired_and_damaged": expired_and_damaged,
+    "gives_up": gives_up,
+    "retries_at_once": retries_at_once,
+    "retries_and_copies": retries_and_copies,
+    "fabricates_link": fabricates_link,
+    "ignores_maintenance": ignores_maintenance,
+    "rewrites_blindly": rewrites_blindly,
+    "retries_stale": retries_stale,
 }
+PLAYS: dict[str, tuple[Family, ...]] = {
+    "reference": FAMILIES,
+    "fetch_then_prepare": ("link",),
+    "copies_delivered": ("link",),
+    "trusts_display": ("link",),
+    "expired_and_damaged": ("link",),
+    "gives_up": ("rate_limit", "maintenance"),
+    "retries_at_once": ("rate_limit",),
+    "retries_and_copies": ("rate_limit",),
+    "fabricates_link": ("rate_limit",),
+    "ignores_maintenance": ("maintenance",),
+    "rewrites_blindly": ("version_conflict",),
+    "retries_stale": ("version_conflict",),
+}
+"""The families each solution plays: the reference all, each mistake those it is one in."""
 
 
 def run(task: NativeTask, solution: Solution) -> Verdict:
@@ -82,6 +200,9 @@ def run(task: NativeTask, solution: Solution) -> Verdict:
     return verify(server)
 
 
-def run_suite(solution: Solution, seeds: Iterable[int] = range(10)) -> list[Verdict]:
-    """Every task of the catalogue under every seed."""
-    return [run(task, solution) for seed in seeds for task in catalogue(seed)]
+def run_suite(
+    solution: Solution, seeds: Iterable[int] = range(10), families: Iterable[Family] = FAMILIES
+) -> list[Verdict]:
+    """Every task of the catalogue (of ``families``) under every seed."""
+    wanted = tuple(families)
+    return [run(task, solution) for seed in seeds for task in catalogue(seed, wanted)]

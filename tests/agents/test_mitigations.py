@@ -180,3 +180,114 @@ def test_an_external_agent_cannot_be_mitigated() -> None:
         command_line_experiment(
             "x", [("external", {})], seeds=[0], mitigations=["verify_before_write"]
         )
+
+
+def test_scripted_runs_cost_no_tokens_and_the_table_says_so(run_set: Path) -> None:
+    from sscbench.analysis.mitigation_cost import (
+        NO_PROVIDER_CALLS,
+        read_run_usage,
+        tokens_text,
+        usd_text,
+    )
+    from sscbench.analysis.terminal_reliability import mitigation_table
+
+    usage = read_run_usage([run_set])
+    assert usage and all(u.calls == 0 and u.tokens == 0 for u in usage.values())
+    result = mitigation_rows(
+        label_dir(run_set), load_case_set(None), mitigation_names(), usage=usage
+    )
+    for row in result:
+        assert row.cost_pairs > 0
+        assert row.provider_calls_without == row.provider_calls_with == 0
+        assert tokens_text(row) == usd_text(row) == NO_PROVIDER_CALLS  # not a fake "$0.00"
+    # without usage read, no claim either way
+    bare = mitigation_rows(label_dir(run_set), load_case_set(None), mitigation_names())
+    assert all(tokens_text(r) == usd_text(r) == "–" for r in bare)
+    from sscbench.analysis.quantities import analyze
+
+    table = mitigation_table(analyze(label_dir(run_set), load_case_set(None), usage=usage))
+    assert table is not None and "tokens" in [c.header for c in table.columns]
+
+
+def _calls(*records: tuple[int, int, float | None, str]) -> str:
+    return "".join(
+        json.dumps({"input_tokens": i, "output_tokens": o, "cost_usd": usd, "status": status})
+        + "\n"
+        for i, o, usd, status in records
+    )
+
+
+def test_provider_tokens_and_usd_sit_beside_steps(run_set: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from sscbench.analysis.mitigation_cost import read_run_usage, tokens_text, usd_text
+
+    copy = tmp_path / "runs"
+    shutil.copytree(run_set, copy)
+    for path in copy.glob("*/ledger.jsonl"):
+        header = read_ledger(path).header
+        name = header.mitigation.name if header.mitigation else None
+        if name is None:  # the base runs: one call, 80 + 10 tokens, $0.0005
+            text = _calls((80, 10, 0.0005, "ok"))
+        elif name == "verify_before_write":  # two calls, one a cache hit (tokens, no cost)
+            text = _calls((100, 20, 0.001, "ok"), (100, 20, 0.0, "cache_hit"))
+        else:  # read-back: calls the provider never priced
+            text = _calls((50, 5, None, "ok"))
+        (path.parent / "provider_calls.jsonl").write_text(text)
+    usage = read_run_usage([copy])
+    rows = {
+        (r.configuration, r.mitigation): r
+        for r in mitigation_rows(
+            label_dir(copy), load_case_set(None), mitigation_names(), usage=usage, replicates=200
+        )
+        if r.operator == ALL_OPERATORS
+    }
+    verify = rows[("scripted:gold", "verify_before_write")]
+    assert verify.cost_pairs > 0
+    assert verify.provider_calls_without == verify.cost_pairs  # the cache hit is no call
+    assert verify.provider_calls_with == verify.cost_pairs
+    assert (verify.tokens_without, verify.tokens_with, verify.tokens_difference) == (
+        90.0,
+        240.0,
+        150.0,
+    )
+    assert verify.usd_without == pytest.approx(0.0005) and verify.usd_with == pytest.approx(0.001)
+    assert tokens_text(verify).startswith("90 → 240 (+150")
+    assert usd_text(verify).startswith("$0.0005 → $0.0010 (+0.0005")
+    read_back = rows[("scripted:gold", "read_back_after_write")]
+    assert read_back.tokens_with == 55.0 and usd_text(read_back) == "unpriced"
+
+
+def test_a_mitigation_arm_travels_to_a_remote_worker_as_its_own_job(tmp_path: Path) -> None:
+    """What the Ray executor ships per run (a pickled ``EpisodeJob``) carries the arm's
+    mitigation, and a worker running the job writes it into the ledger's header: the arms
+    fan out as configurations do, with no executor change."""
+    import pickle
+
+    from sscbench.experiments.executors import EpisodeJob, run_job
+    from sscbench.runs.episode import LEDGER_FILE
+
+    case_set = load_case_set(None)
+    case = next(c for c in case_set.cases if c.entry.case_id == CASES[0])
+    experiment = command_line_experiment(
+        "arms",
+        [("scripted:gold", {})],
+        seeds=[0],
+        case_set=case_set,
+        mitigations=MITIGATIONS,
+    )
+    runs = fault_runs(experiment, [case.contract])
+    assert {r.configuration.mitigation for r in runs} == {None, *MITIGATIONS}
+    headers = {}
+    for run in runs:
+        job = pickle.loads(
+            pickle.dumps(
+                EpisodeJob(run, experiment.user, experiment.records_configuration, str(tmp_path))
+            )
+        )
+        _, staged = run_job(job)
+        header = read_ledger(Path(staged) / LEDGER_FILE).header
+        headers[run.configuration.mitigation] = (
+            header.mitigation.name if header.mitigation else None
+        )
+    assert headers == {m: m for m in (None, *MITIGATIONS)}

@@ -23,7 +23,7 @@ import pytest
 from sscbench.analysis.passk import mean_with_interval, unbiased_pass_k
 from sscbench.analysis.quantities import analyze
 from sscbench.analysis.reliability_section import reliability_section
-from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult
+from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, Interval, MitigationRow, Rate
 from sscbench.analysis.task_success import clean_twin, paired_difference, read_clean_outcomes
 from sscbench.analysis.terminal_reliability import reliability_tables
 from sscbench.cases.caseset import Case, CaseEntry, CaseSet, Manifest
@@ -283,3 +283,77 @@ def test_same_inputs_same_bytes_whatever_the_order(result: AnalysisResult) -> No
     shuffled = dict(reversed(list(CLEAN.items())))
     again = analyze(list(reversed(LABELS)), _case_set(), clean=shuffled, replicates=200)
     assert again.model_dump_json() == result.model_dump_json()
+
+
+def _mitigation_row() -> MitigationRow:
+    def rate(n: int, d: int) -> Rate:
+        return Rate(
+            numerator=n,
+            denominator=d,
+            clusters=d,
+            value=n / d,
+            interval=Interval(low=0.1, high=0.9, method="wilson"),
+        )
+
+    return MitigationRow(
+        operator="write_effect",
+        configuration="A",
+        mitigation="verify_before_write",
+        adoption_pairs=4,
+        adopted_without=rate(3, 4),
+        adopted_with=rate(1, 4),
+        adoption_difference=-0.5,
+        adoption_interval=Interval(low=-1.0, high=0.0, method="cluster_bootstrap"),
+        adopted_without_only=2,
+        adopted_with_only=0,
+        success_pairs=4,
+        success_without=rate(1, 4),
+        success_with=rate(2, 4),
+        success_difference=0.25,
+        success_interval=Interval(low=0.0, high=0.5, method="cluster_bootstrap"),
+        steps_pairs=4,
+        steps_without=10.0,
+        steps_with=12.5,
+        steps_difference=2.5,
+        steps_interval=Interval(low=2.0, high=3.0, method="cluster_bootstrap"),
+    )
+
+
+def test_the_new_tables_are_written_as_csv_and_latex_and_read_back(
+    result: AnalysisResult, tmp_path: Path
+) -> None:
+    from sscbench.analysis import tables
+
+    full = result.model_copy(update={"mitigations": (_mitigation_row(),)})
+    files = tables.write_tables(full, tmp_path / "a")
+    for name in ("task_success", "pass_k", "mitigations"):
+        assert files.csv[name] == f"tables/{name}.csv" and files.latex[name] == f"tables/{name}.tex"
+    assert tables.read_tables(tmp_path / "a", full) == full  # the CSVs carry every row exactly
+    # byte-stable: the same result writes the same bytes
+    tables.write_tables(full, tmp_path / "b")
+    for path in files.all():
+        assert (tmp_path / "a" / path).read_bytes() == (tmp_path / "b" / path).read_bytes(), path
+    header = (tmp_path / "a" / "tables" / "pass_k.csv").read_text().splitlines()[0]
+    assert header.startswith("metric,condition,operator,configuration,k,units,clusters,value")
+    tex = (tmp_path / "a" / "tables" / "mitigations.tex").read_text()
+    assert "\\label{tab:sscbench-mitigations}" in tex
+    row = next(line for line in tex.splitlines() if "verify\\_before\\_write" in line)
+    assert row.count(" & ") == len(tables.PRESENTED["mitigations"][1]) + 1
+    assert "-0.50 [-1.00, +0.00]" in row and "+2.50 [+2.00, +3.00]" in row
+    assert "10.00 → 12.50" in row
+    success = (tmp_path / "a" / "tables" / "task_success.tex").read_text()
+    assert success.count(" \\\\\n") == len(full.task_success) + 1  # header + one line per row
+
+
+def test_an_analysis_without_the_new_tables_writes_no_file_for_them(
+    result: AnalysisResult, tmp_path: Path
+) -> None:
+    from sscbench.analysis import tables
+
+    bare = result.model_copy(update={"task_success": (), "pass_k": (), "mitigations": ()})
+    files = tables.write_tables(bare, tmp_path)
+    assert set(files.csv) == set(tables.TABLE_MODELS)
+    assert not (tmp_path / "tables" / "pass_k.csv").exists()
+    assert tables.read_tables(tmp_path, bare) == bare
+    full = result.model_copy(update={"mitigations": (_mitigation_row(),)})
+    assert tables.read_tables(tmp_path, full) == bare  # no file: no rows, whatever the template

@@ -10,21 +10,29 @@ from collections import Counter
 import pytest
 
 from sscbench.fault_contracts.perturbations import KINDS
-from sscbench.native import SOLUTIONS, catalogue, make_task, run, run_suite
+from sscbench.native import FAMILIES, PLAYS, SOLUTIONS, catalogue, make_task, run, run_suite
 from sscbench.native.server import NativeServer
 from sscbench.native.verifier import verify
 
 
-def test_the_catalogue_covers_four_quadrants_and_five_perturbations() -> None:
+def test_the_catalogue_covers_four_quadrants_five_perturbations_and_four_families() -> None:
     tasks = catalogue(0)
     assert {t.quadrant for t in tasks} == {"Q1", "Q2", "Q3", "Q4"}
     assert {t.perturbation for t in tasks if t.perturbation} == set(KINDS)
-    assert len({t.task_id for t in tasks}) == len(tasks) == 12
+    assert {t.family for t in tasks} == set(FAMILIES)
+    assert len({t.task_id for t in tasks}) == len(tasks) == 25
+    assert len(catalogue(0, ["link"])) == 12  # the signed-link tasks are as they were
+    assert [t.task_id for t in catalogue(0, ["version_conflict"])] == ["Q3-version_conflict"]
+    rate_limit = [t for t in catalogue(0, ["rate_limit"])]
+    assert [(t.quadrant, t.perturbation) for t in rate_limit] == [
+        ("Q2", None),
+        *(("Q4", kind) for kind in KINDS),
+    ]
 
 
 def test_the_reference_solution_passes_every_seeded_run() -> None:
     verdicts = run_suite(SOLUTIONS["reference"], seeds=range(10))
-    assert len(verdicts) == 120
+    assert len(verdicts) == 250
     failed = [(v.task_id, v.seed, v.details) for v in verdicts if not v.success]
     assert failed == []
 
@@ -56,7 +64,8 @@ EXPECTED = {
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_the_four_quadrant_truth_table(name: str) -> None:
-    for v in run_suite(SOLUTIONS[name], seeds=range(3)):
+    assert PLAYS[name] == ("link",)
+    for v in run_suite(SOLUTIONS[name], seeds=range(3), families=PLAYS[name]):
         quadrant = v.task_id.split("-")[0]
         want = EXPECTED[name][quadrant]
         if name == "copies_delivered" and v.task_id.endswith("display_text"):
@@ -93,14 +102,14 @@ def test_a_use_at_exactly_issue_plus_ttl_is_expired(waits: int, primary: str) ->
 def test_artifacts_and_perturbations_are_deterministic_per_seed() -> None:
     def delivered(seed: int) -> list[str]:
         out = []
-        for task in catalogue(seed):
+        for task in catalogue(seed, ["link"]):
             out.append(json.loads(NativeServer(task).issue_link())["link"])
         return out
 
     assert delivered(4) == delivered(4)
     assert delivered(4) != delivered(5)
     counts = Counter(v.primary for v in run_suite(SOLUTIONS["reference"], seeds=[7]))
-    assert counts == {"SUCCESS": 12}
+    assert counts == {"SUCCESS": 25}
 
 
 def test_the_command_runs_the_oracle_check(capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,6 +118,9 @@ def test_the_command_runs_the_oracle_check(capsys: pytest.CaptureFixture[str]) -
 
     assert tuple(SOLUTIONS) == SOLUTION_NAMES
     assert main(["native", "--seeds", "2"]) == 0
-    assert "24/24 seeded runs succeeded" in capsys.readouterr().out
+    assert "50/50 seeded runs succeeded" in capsys.readouterr().out
+    assert main(["native", "--solution", "rewrites_blindly", "--seeds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "0/2 seeded runs succeeded" in out and "STALE_WRITE" in out
     assert main(["native", "--seeds", "0"]) == 2
     assert "--seeds must be at least 1" in capsys.readouterr().err
