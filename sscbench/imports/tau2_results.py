@@ -47,7 +47,7 @@ from sscbench.records.events import (
 from sscbench.records.hidden import StateCheck
 from sscbench.records.ledger import JsonlWriter
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
-from sscbench.runs.layout import check_writable, finished_end, set_aside
+from sscbench.runs.layout import check_writable, finished_end, set_aside, task_token
 from sscbench.user_files import read_user_bytes
 
 IMPORT_FILE = "import.json"
@@ -184,8 +184,8 @@ def _load(path: Path) -> tuple[_Tau2Results, str]:
 
 
 def run_id_of(domain: str, sim: _Tau2Simulation) -> str:
-    """Stable run id of an imported simulation."""
-    return f"tau2.{domain}.{sim.task_id}.trial{sim.trial}"
+    """Stable run id of an imported simulation (the task id through `task_token`)."""
+    return f"tau2.{domain}.{task_token(str(sim.task_id))}.trial{sim.trial}"
 
 
 def _participant(kind: str, info: dict[str, Any]) -> ParticipantSpec:

@@ -8,6 +8,7 @@ reader — before the run starts again. Executing runs is the experiment engine'
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -17,15 +18,34 @@ from sscbench.records.events import RunEnd
 from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import LEDGER_FILE
 
+_SAFE = re.compile(r"[A-Za-z0-9_.+-]+")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.+-]")
+
 
 def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.+-]", ".", text)
+    return _UNSAFE.sub(".", text)
+
+
+def task_token(task_id: str) -> str:
+    """A τ² task id as it appears in a run id or a path: the id itself when every character
+    is safe in a file name and a URL (letters, digits, ``_ . + -``: every airline and retail
+    id, so their run ids are unchanged); otherwise each run of other characters becomes one
+    ``.``, the ends are trimmed, and ``.h`` plus the first 8 hex digits of the SHA-256 of the
+    exact id is appended, so two ids that differ only in the replaced characters still get
+    different tokens. Telecom's ``[mobile_data_issue]airplane_mode_on|data_mode_off[PERSONA:None]``
+    is ``mobile_data_issue.airplane_mode_on.data_mode_off.PERSONA.None.h`` and eight digits."""
+    if _SAFE.fullmatch(task_id):
+        return task_id
+    readable = re.sub(r"[^A-Za-z0-9_.+-]+", ".", task_id).strip(".")
+    digest = hashlib.sha256(task_id.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}.h{digest}" if readable else f"h{digest}"
 
 
 def run_id_for(domain: str, task_id: str, agent: str, seed: int, case_id: str | None = None) -> str:
     """A readable, filesystem-safe run id: ``airline-7-scripted.careful-s0`` for a clean
-    run, ``return_date.airline.7.XEHM4B-scripted.hasty-s0`` for a case."""
-    head = f"{domain}-{task_id}" if case_id is None else _safe(case_id)
+    run (the task id through :func:`task_token`), ``return_date.airline.7.XEHM4B-scripted.hasty-s0``
+    for a case."""
+    head = f"{domain}-{task_token(task_id)}" if case_id is None else _safe(case_id)
     return f"{head}-{_safe(agent)}-s{seed}"
 
 
