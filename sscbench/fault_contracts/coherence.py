@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from sscbench.envs.environment import tool_kinds, tool_parameters
+from sscbench.envs.environment import tool_kinds, tool_parameters, user_tool_kinds
 from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     InterventionSpec,
     ObservationRewrite,
+    ReadingRewrite,
     StaleRead,
     ToolEdit,
     WriteSuppression,
@@ -61,6 +62,13 @@ def _intervention(
     arguments: Mapping[str, frozenset[str]],
 ) -> Iterator[str]:
     domain = contract.domain
+    if isinstance(spec, ReadingRewrite):  # a device tool the customer runs (telecom)
+        device = user_tool_kinds(domain)
+        if device.get(spec.tool) != "read":
+            yield f"{where}.tool {spec.tool!r} is not a device reading of the {domain} domain"
+        if spec.shows == spec.reads:
+            yield f"{where} replaces {spec.shows!r} with itself: the rewrite changes nothing"
+        return
     writes = isinstance(spec, WRITE_INTERVENTIONS)
     tool = spec.tool
     if tool not in kinds:

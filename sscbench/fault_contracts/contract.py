@@ -131,8 +131,26 @@ class StaleRead(_Frozen):
     role: Literal["fault"] = "fault"
 
 
+class ReadingRewrite(_Frozen):
+    """Rewrite one line of a text reading the customer's device delivers (telecom).
+
+    A device tool answers in text, not JSON: every delivery of ``tool`` made by
+    ``requestor`` whose answer holds the line ``shows`` (the true reading) is delivered with
+    that line replaced by ``reads``. An answer without the line (the state moved on: the
+    customer toggled the setting) is left untouched. The reading reaches the agent only
+    through the customer's words.
+    """
+
+    kind: Literal["reading_rewrite"] = "reading_rewrite"
+    tool: str
+    shows: str
+    reads: str
+    requestor: Literal["user"] = "user"
+    role: Literal["fault"] = "fault"
+
+
 InterventionSpec = Annotated[
-    ObservationRewrite | WriteSuppression | ArtifactTTL | ToolEdit | StaleRead,
+    ObservationRewrite | WriteSuppression | ArtifactTTL | ToolEdit | StaleRead | ReadingRewrite,
     Field(discriminator="kind"),
 ]
 

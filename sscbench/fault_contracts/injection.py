@@ -26,6 +26,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ReadingRewrite,
     StaleRead,
     ToolEdit,
     WriteSuppression,
@@ -72,6 +73,7 @@ class ContractIntervention:
         ]
         self._edits = [s for s in contract.interventions if isinstance(s, ToolEdit)]
         self._caches = [StaleCache(s) for s in contract.interventions if isinstance(s, StaleRead)]
+        self._readings = [s for s in contract.interventions if isinstance(s, ReadingRewrite)]
         self._pending_edits: dict[str, ToolEdit] = {}
         self._edit_attempts = 0
         self._chain_break = (
@@ -167,6 +169,10 @@ class ContractIntervention:
             if issued is not None:
                 self._details.setdefault(call.id, {"role": "fault", "artifact": art.issued})
                 return issued
+        if self._readings and not observation.error:
+            reading = self._reading(call, observation, ctx)
+            if reading is not None:
+                return reading
         if observation.error or not self._rewrites:
             return None
         data: Any = None
@@ -193,6 +199,22 @@ class ContractIntervention:
             return None
         self._details[call.id] = {"role": changed[0]["role"], "rewrites": changed}
         return observation.model_copy(update={"content": json.dumps(data)})
+
+    def _reading(
+        self, call: ToolCall, observation: Observation, ctx: CallContext
+    ) -> Observation | None:
+        """A device reading with its true line replaced (only while it shows that line)."""
+        for spec in self._readings:
+            if call.name != spec.tool or ctx.requestor != spec.requestor:
+                continue
+            lines = observation.content.split("\n")
+            if spec.shows not in lines:
+                continue
+            content = "\n".join(spec.reads if ln == spec.shows else ln for ln in lines)
+            self._details[call.id] = {"role": "fault", "reading": spec.reads}
+            self._deliver(call, ctx, spec.tool, "fault", "rewrite", True)
+            return observation.model_copy(update={"content": content})
+        return None
 
     def _deliver(
         self, call: ToolCall, ctx: CallContext, tool: str, role: Any, action: Any, effective: bool

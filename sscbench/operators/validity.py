@@ -26,9 +26,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain
+from sscbench.envs.environment import user_tool_kinds
 from sscbench.fault_contracts.contract import (
     FaultContract,
     ObservationRewrite,
+    ReadingRewrite,
     StaleRead,
     ToolEdit,
     WriteSuppression,
@@ -192,6 +194,24 @@ def _check_stale_read(contract: FaultContract, spec: StaleRead) -> str | None:
     return None
 
 
+def _check_reading(contract: FaultContract, spec: ReadingRewrite) -> str | None:
+    """The device tool, run by the customer in the task's initial state, shows the true
+    line exactly once, and the injected line differs from it."""
+    task = load_domain(contract.domain).task(contract.task_id)
+    env = EpisodeEnvironment.open(contract.domain, task)
+    if env.user_toolkit is None or spec.tool not in user_tool_kinds(contract.domain):
+        return f"{spec.tool} is not a device tool of {contract.domain}"
+    shown = env.execute(ToolCall(id="validity", name=spec.tool, arguments={}), 0, requestor="user")
+    if shown.error:
+        return f"the device reading {spec.tool} fails in the task's initial state"
+    lines = shown.content.splitlines()
+    if lines.count(spec.shows) != 1:
+        return f"{spec.tool} does not show {spec.shows!r} in the task's initial state"
+    if spec.reads == spec.shows or spec.reads in lines:
+        return f"the injected line {spec.reads!r} is already part of the true reading"
+    return None
+
+
 def _diff(a: Any, b: Any) -> set[str]:
     left, right = dict(flatten(a)), dict(flatten(b))
     return {p for p in left.keys() | right.keys() if left.get(p) != right.get(p)}
@@ -220,4 +240,8 @@ def check_validity(contract: FaultContract) -> tuple[str, str] | None:
             reason = _check_stale_read(contract, spec)
             if reason:
                 return "stale_read", reason
+        elif isinstance(spec, ReadingRewrite):
+            reason = _check_reading(contract, spec)
+            if reason:
+                return "reading_rewrite", reason
     return None

@@ -26,6 +26,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ReadingRewrite,
     StaleRead,
     ToolEdit,
     WriteSuppression,
@@ -112,7 +113,7 @@ def _references(contract: FaultContract, arguments: dict[str, Any], index: int) 
     for spec in contract.interventions:
         if isinstance(spec, WriteSuppression | ToolEdit):
             return (contract.target.logical_request or {}).get("gold_index") == index
-        if isinstance(spec, ArtifactTTL):
+        if isinstance(spec, ArtifactTTL | ReadingRewrite):  # a reading is asked for first
             continue
         if spec.role == "fault":
             values = {str(v) for _, v in flatten(arguments)}
@@ -194,6 +195,10 @@ class _Builder:
 
     def read_target(self) -> None:
         for spec in self.contract.interventions:
+            if isinstance(spec, ReadingRewrite):  # the customer reads it on their phone
+                self.say(render_plain(DeviceRequest(spec.tool, {})))
+                self.hear()
+                return
             if (isinstance(spec, ObservationRewrite) and spec.role == "fault") or isinstance(
                 spec, ArtifactTTL | StaleRead
             ):
@@ -213,6 +218,9 @@ def build_context(contract: FaultContract) -> InjectionContext:
         b.call("get_customer_by_phone", {"phone_number": phone})
     kinds = tool_kinds(contract.domain)
     actions = list(b.task.evaluation_criteria.actions or [])
+    if any(isinstance(s, ReadingRewrite) for s in contract.interventions):
+        b.read_target()  # a device reading is asked for first, before any step changes it
+        actions = [] if b.delivered() is not None else actions
     for index, action in enumerate(actions):
         arguments = copy.deepcopy(action.arguments)
         if action.requestor == "user":  # the customer's step on their phone

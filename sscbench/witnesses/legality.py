@@ -101,10 +101,33 @@ def legal_calls(
                 return
 
 
+@cache
+def device_checks(domain: str) -> tuple[str, ...]:
+    """The customer's device readings that take no argument (dual-control domains), which a
+    continuation may ask the customer to run; sorted."""
+    from sscbench.envs.environment import user_tool_kinds
+
+    toolkit = load_domain(domain).user_toolkit_class
+    if toolkit is None:
+        return ()
+    out = []
+    for name, kind in sorted(user_tool_kinds(domain).items()):
+        signature = inspect.signature(getattr(toolkit, name))
+        if kind == "read" and all(
+            p.name == "self" or p.default is not inspect.Parameter.empty
+            for p in signature.parameters.values()
+        ):
+            out.append(name)
+    return tuple(out)
+
+
 def is_legal(
     domain: str, name: str, arguments: dict[str, Any], events: tuple[VisibleEvent, ...]
 ) -> str | None:
-    """``None`` when the call is a legal continuation step, else the reason it is not."""
+    """``None`` when the call is a legal continuation step, else the reason it is not (a
+    device check is legal with no arguments: the agent asks the customer to run it)."""
+    if name in device_checks(domain):
+        return None if not arguments else f"the device check {name} takes no arguments"
     params = read_tool_params(domain)
     if name not in params:
         return f"{name} is not a read tool of {domain}"

@@ -14,8 +14,9 @@ import hashlib
 import json
 
 from sscbench.agents.base import EpisodeContext
-from sscbench.envs import ToolCall, load_domain, tool_kinds
-from sscbench.fault_contracts.contract import FaultContract
+from sscbench.agents.scripted.phrasing import DeviceRequest, render_plain
+from sscbench.envs import EpisodeEnvironment, ToolCall, load_domain, tool_kinds
+from sscbench.fault_contracts.contract import FaultContract, ReadingRewrite
 from sscbench.fault_contracts.history import History
 from sscbench.fault_contracts.refutation import refutation_arrival
 from sscbench.records.events import (
@@ -33,7 +34,7 @@ from sscbench.witnesses.context import (
     confirmation_text,
     write_through,
 )
-from sscbench.witnesses.legality import legal_calls
+from sscbench.witnesses.legality import device_checks, legal_calls
 from sscbench.witnesses.record import (
     DEFAULT_LIMITS,
     SearchLimits,
@@ -69,8 +70,20 @@ def continue_with(
     events = list(ctx.events)
     turn = events[-1].turn + 1
     made = []
+    device = device_checks(ctx.contract.domain)
     for i, (name, arguments) in enumerate(calls):
         call_id = f"witness_{i}"
+        if name in device:  # asked of the customer, who runs it and relays the answer
+            content = _ask_device(ctx, env, events, name, turn)
+            turn += 2
+            made.append(
+                WitnessCall(
+                    name=name,
+                    arguments=arguments,
+                    observation_sha256=hashlib.sha256(content.encode()).hexdigest(),
+                )
+            )
+            continue
         if kinds.get(name) == "write":
             events.append(
                 AgentMessage(
@@ -107,6 +120,39 @@ def continue_with(
         )
     events.append(AgentMessage(step=len(events), turn=turn, content=use_text(ctx.contract)))
     return tuple(events), tuple(made)
+
+
+def _ask_device(
+    ctx: InjectionContext,
+    env: EpisodeEnvironment,
+    events: list[VisibleEvent],
+    name: str,
+    turn: int,
+) -> str:
+    """The agent asks the customer to run a device check; the scripted customer runs it
+    (through the choke point, as the user's call) and relays the answer. Returns what the
+    device answered."""
+    events.append(
+        AgentMessage(step=len(events), turn=turn, content=render_plain(DeviceRequest(name, {})))
+    )
+    env.observe(events[-1])
+    domain = load_domain(ctx.contract.domain)
+    user = ScriptedUser()
+    user.start(EpisodeContext(domain.name, domain.task(ctx.contract.task_id), 0, domain.policy))
+    answers: list[str] = []
+    while (reply := user.next_user_turn(tuple(events))).tool_calls:
+        for device_call in reply.tool_calls:
+            obs = env.execute(device_call, len(events), requestor="user")
+            user.device_result(device_call, obs.content, obs.error)
+            answers.append(obs.content)
+    events.append(UserMessage(step=len(events), turn=turn + 1, content=reply.text or ""))
+    env.observe(events[-1])
+    return "\n".join(answers)
+
+
+def _asks_device(contract: FaultContract) -> bool:
+    """A fault on a device reading: continuations may ask the customer for device checks."""
+    return any(isinstance(s, ReadingRewrite) for s in contract.interventions)
 
 
 def _user_reply(ctx: InjectionContext, events: list[VisibleEvent]) -> str:
@@ -178,6 +224,8 @@ def search_witness(
                 through = write_through(contract)
                 if not calls and through is not None:
                     next_frontier.append((through,))
+                if _asks_device(contract):
+                    next_frontier += [(*calls, (n, {})) for n in device_checks(contract.domain)]
                 for call in legal_calls(contract.domain, visible, limits.max_branching):
                     next_frontier.append((*calls, call))
         frontier = next_frontier
