@@ -13,7 +13,7 @@ from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
-    from sscbench.reconstruct.labels import RunLabels
+    from sscbench.reconstruct.labels import LabelIndex
 
 
 def register(sub: Any) -> None:
@@ -78,41 +78,38 @@ def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
     return params
 
 
-def _labels(rundir: Path) -> list[RunLabels]:
-    """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
-    from sscbench.reconstruct.label import label_dir
-    from sscbench.reconstruct.labels import read_labels
+def _labels(rundir: Path) -> LabelIndex | None:
+    """The run set's ``labels.jsonl``, checked current and indexed (each label read again
+    when its run is judged), or ``None``: then each run is labelled from its ledger."""
+    from sscbench.reconstruct.labels import LabelIndex
     from sscbench.reconstruct.run_set import check_labels_current
 
     path = rundir / LABELS_FILE
     if not path.is_file():
-        return label_dir(rundir)
-    labels = read_labels(path)
+        return None
+    labels = LabelIndex(path)
     check_labels_current(path, rundir, labels)
     return labels
 
 
 def handle_evaluate(args: argparse.Namespace) -> int:
-    """Build the scored set, run each oracle, print the stratified table, write results."""
+    """Judge the scored set one run at a time with every oracle, print the stratified
+    tables, write the results (:mod:`sscbench.oracles.stream`: memory flat in runs)."""
     from sscbench.oracles.base import OracleUnavailable, make_oracle, oracle_names, oracle_setting
-    from sscbench.oracles.dataset import build_items, ledgers
     from sscbench.oracles.evaluate import (
-        OracleResult,
         per_operator_table,
-        run_oracle,
         score_table,
         settings_table,
-        write_results,
+        write_scores,
     )
     from sscbench.oracles.llm_call import LLMOracle
+    from sscbench.oracles.stream import Judge, evaluate_streaming
     from sscbench.oracles.validation import (
         COMPARISON_FILE,
+        SHOWN,
         comparison_record,
         comparison_table,
-        review_comparison,
-        truth_references,
     )
-    from sscbench.review.compare import compare_with_reference
     from sscbench.user_files import check_output_dir
 
     out: Path = args.out or args.rundir / "oracle_eval"
@@ -126,51 +123,60 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     names = args.oracle or oracle_names()
     settings = [oracle_setting(name) for name in names]
     judge_params = _judge_params(args.judge_param, out)
-    labels = {x.run_id: x for x in _labels(args.rundir)}
+    labels = _labels(args.rundir)
     console = make_console()
     started = time.perf_counter()
-    items, kind = build_items(args.rundir, args.reference, args.clean)
-    clean = sum(i.reference.clean for i in items)
-    console.print(
-        f"{len(items) - clean} faulted runs with a {kind} reference, {clean} clean controls"
-    )
-    if len(items) == clean:
-        raise ConfigError(
-            f"no faulted run under {args.rundir} has a {kind} reference"
-            + (
-                " (only scripted agents have ground truth: pass --reference REVIEWDIR)"
-                if kind == "truth"
-                else " (no packet has an accepted label yet: see `sscbench review agree`)"
-            )
-        )
-    if kind == "truth":
-        references = truth_references(ledgers([args.rundir]), labels)
-        comparison = compare_with_reference(references, labels)
-    else:
-        comparison = review_comparison(Path(args.reference), labels)
-    record = comparison_record(kind, comparison)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / COMPARISON_FILE).write_text(record.model_dump_json(indent=1) + "\n", encoding="utf-8")
-    console.print(comparison_table(record, f"automatic labels vs {kind} reference (Table III(b))"))
-    results: list[OracleResult] = []
-    console.print(settings_table(names, settings))
+    judges = []
     for name, setting in zip(names, settings, strict=True):
         try:
             oracle = make_oracle(name, **(judge_params if setting.calls == "llm" else {}))
         except OracleUnavailable as exc:
-            results.append(OracleResult(name, setting, skipped=str(exc)))
+            judges.append(Judge(name, setting, None, skipped=str(exc)))
             continue
-        results.append(run_oracle(name, oracle, items, setting=setting))
-        if isinstance(oracle, LLMOracle) and oracle.provider_calls:
-            out.mkdir(parents=True, exist_ok=True)
-            with (out / "provider_calls.jsonl").open("a", encoding="utf-8") as fh:
-                for call in oracle.provider_calls:
-                    fh.write(call.model_dump_json() + "\n")
-    console.print(score_table(results, f"oracles vs {kind} reference ({args.rundir})"))
-    console.print(per_operator_table(results, "adoption F1 / exact T_U, per operator"))
-    for result in results:
-        if result.skipped is not None:
-            console.print(f"[yellow]skipped[/yellow] {result.name}: {result.skipped}")
-    write_results(out, items, results)
+        judges.append(Judge(name, setting, oracle))
+    try:
+        shown = SHOWN if args.reference == "truth" else None
+        found = evaluate_streaming(args.rundir, args.reference, args.clean, judges, labels, shown)
+        kind = found.kind
+        console.print(
+            f"{found.faulted} faulted runs with a {kind} reference, {found.clean} clean controls"
+        )
+        if not found.faulted:
+            raise ConfigError(
+                f"no faulted run under {args.rundir} has a {kind} reference"
+                + (
+                    " (only scripted agents have ground truth: pass --reference REVIEWDIR)"
+                    if kind == "truth"
+                    else " (no packet has an accepted label yet: see `sscbench review agree`)"
+                )
+            )
+        assert found.comparison is not None
+        record = comparison_record(kind, found.comparison)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / COMPARISON_FILE).write_text(
+            record.model_dump_json(indent=1) + "\n", encoding="utf-8"
+        )
+        console.print(
+            comparison_table(record, f"automatic labels vs {kind} reference (Table III(b))")
+        )
+        console.print(settings_table(names, settings))
+        for j in judges:
+            if isinstance(j.oracle, LLMOracle) and j.oracle.provider_calls:
+                with (out / "provider_calls.jsonl").open("a", encoding="utf-8") as fh:
+                    for call in j.oracle.provider_calls:
+                        fh.write(call.model_dump_json() + "\n")
+        results = [j.result() for j in judges]
+        console.print(score_table(results, f"oracles vs {kind} reference ({args.rundir})"))
+        console.print(per_operator_table(results, "adoption F1 / exact T_U, per operator"))
+        for result in results:
+            if result.skipped is not None:
+                console.print(f"[yellow]skipped[/yellow] {result.name}: {result.skipped}")
+        with (out / "verdicts.jsonl").open("w", encoding="utf-8") as fh:
+            for j in judges:
+                j.copy_verdicts(fh)
+        write_scores(out, results)
+    finally:
+        for j in judges:
+            j.close()
     console.print(f"verdicts and scores in {out} ({time.perf_counter() - started:.1f} s)")
     return 0

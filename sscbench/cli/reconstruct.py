@@ -14,10 +14,13 @@ from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from sscbench.reconstruct.adjudicate import Adjudicator
     from sscbench.reconstruct.labels import RunLabels
     from sscbench.reconstruct.llm_classifier import LLMClassifier
     from sscbench.reconstruct.validate import Agreement
+    from sscbench.records.ledger import Ledger
 
 LABELS_FILE = "labels.jsonl"
 CLASSIFIER_CALLS_FILE = "classifier_calls.jsonl"
@@ -88,21 +91,48 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
-def validate_dir(root: Path, labels: list[RunLabels]) -> tuple[Agreement, int]:
-    """:func:`sscbench.reconstruct.validate.validate_dir`, imported only when a run set is
-    validated (``--help`` stays light)."""
-    from sscbench.reconstruct.validate import validate_dir as validate
+def validate_run(
+    run_dir: Path, ledger: Ledger | None, label: RunLabels, agreement: Agreement
+) -> bool:
+    """Compare one labelled run with its scripted ground truth, if it has one (``ledger``:
+    the run's already parsed ledger, when the labelling had it); whether it was compared."""
+    from sscbench.reconstruct.validate import compare, ground_truth
 
-    return validate(root, labels)
+    truth = ground_truth(run_dir, ledger)
+    if truth is None:
+        return False
+    compare(label, truth, agreement)
+    return True
+
+
+def _labelled(
+    root: Path,
+    classifier: LLMClassifier | None,
+    second_pass: Adjudicator | None,
+) -> Iterator[tuple[Path, Ledger | None, RunLabels | None, str | None]]:
+    """Each run under ``root`` in path order, labelled in this process: (run directory,
+    its parsed ledger, its labels or ``None``, the one-line problem that kept it from
+    being labelled or ``None``) — :func:`~sscbench.reconstruct.label.label_dir_or_skip`
+    one run at a time, so nothing but the current run is held."""
+    from sscbench.reconstruct.label import label_ledger, run_dirs
+    from sscbench.records.ledger import read_ledger
+    from sscbench.runs.episode import LEDGER_FILE
+
+    for run_dir in run_dirs(root):
+        ledger = None
+        try:
+            ledger = read_ledger(run_dir / LEDGER_FILE)
+            yield run_dir, ledger, label_ledger(run_dir, ledger, classifier, second_pass), None
+        except ConfigError as exc:
+            yield run_dir, ledger, None, str(exc)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
     from sscbench import heartbeat
-    from sscbench.reconstruct.label import label_dir_or_skip
-    from sscbench.reconstruct.run_set import write_labels
-    from sscbench.reconstruct.summary import summary_table
-    from sscbench.reconstruct.validate import QUANTITIES
+    from sscbench.reconstruct.run_set import LabelsWriter
+    from sscbench.reconstruct.summary import SummaryCounts
+    from sscbench.reconstruct.validate import QUANTITIES, Agreement
     from sscbench.user_files import check_output_file
 
     root: Path = args.rundir
@@ -133,29 +163,50 @@ def handle(args: argparse.Namespace) -> int:
             "or the other option (--classifier llm or rules+llm, --executor ray)"
         )
     if args.workers > 1:
-        from sscbench.experiments.fanout import label_dir_in_processes
+        from sscbench.experiments.fanout import iter_labels_in_processes
 
-        labels, problems = label_dir_in_processes(root, args.workers)
+        runs: Iterator[tuple[Path, Ledger | None, RunLabels | None, str | None]] = (
+            (run_dir, None, label, problem)
+            for run_dir, label, problem in iter_labels_in_processes(root, args.workers)
+        )
     elif kind == "ray":
         if classifier_calls is not None:
             raise ConfigError("--executor ray labels with the rules classifier; drop one of them")
-        from sscbench.experiments.fanout import label_dir_on_ray
+        from sscbench.experiments.fanout import iter_labels_on_ray
 
-        labels, problems = label_dir_on_ray(root, address)
+        runs = (
+            (run_dir, None, label, problem)
+            for run_dir, label, problem in iter_labels_on_ray(root, address)
+        )
     else:
-        labels, problems = label_dir_or_skip(root, classifier, second_pass)
-    if not labels and not problems:
-        raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
-    validation = validate_dir(root, labels) if args.validate else None
-    if classifier_calls is not None:
-        from sscbench.records.ledger import JsonlWriter
+        runs = _labelled(root, classifier, second_pass)
+    # One run at a time: its label goes to the labels file (a temporary sibling until
+    # everything is computed), the summary's counts and the validation; none is held.
+    problems: list[str] = []
+    counts = SummaryCounts()
+    agreement = Agreement()
+    compared = 0
+    with LabelsWriter(out, root) as writer:
+        for run_dir, ledger, label, problem in runs:
+            if label is None:
+                problems.append(str(problem))
+                continue
+            writer.add(label)
+            counts.add(label)
+            if args.validate:
+                compared += validate_run(run_dir, ledger, label, agreement)
+        if not writer.count and not problems:
+            raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
+        if classifier_calls is not None:
+            from sscbench.records.ledger import JsonlWriter
 
-        with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
-            for call in classifier_calls.provider_calls:
-                calls.append(call)
-    write_labels(out, labels, root)  # only once everything is computed
+            with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
+                for call in classifier_calls.provider_calls:
+                    calls.append(call)
+        writer.commit()  # only once everything is computed
+    n = writer.count
     console = make_console()
-    table = summary_table(labels, f"{len(labels)} run{'' if len(labels) == 1 else 's'} → {out}")
+    table = counts.table(f"{n} run{'' if n == 1 else 's'} → {out}")
     console.print(table)
     for problem in problems:
         print(f"warning: not labelled: {problem}", file=sys.stderr)
@@ -165,9 +216,10 @@ def handle(args: argparse.Namespace) -> int:
             "missing)",
             file=sys.stderr,
         )
-    if validation is not None:
-        agreement, runs = validation
-        check = Table(title=f"agreement with scripted ground truth ({runs} faulted scripted runs)")
+    if args.validate:
+        check = Table(
+            title=f"agreement with scripted ground truth ({compared} faulted scripted runs)"
+        )
         for column in ("quantity", "agree", "compared", "undecidable"):
             check.add_column(column)
         for q in QUANTITIES:

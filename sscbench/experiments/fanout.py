@@ -86,12 +86,13 @@ def label_chunk(run_dirs: list[str]) -> list[tuple[str | None, str | None]]:
     return out
 
 
-def label_dir_in_processes(root: Path, workers: int) -> tuple[list[Any], list[str]]:
+def iter_labels_in_processes(root: Path, workers: int) -> Iterator[tuple[Path, Any, str | None]]:
     """:func:`~sscbench.reconstruct.label.label_dir_or_skip` over ``workers`` processes of
-    this machine, on chunks of consecutive runs; the same labels in the same order (the
-    parent re-reads each label from the JSON a worker wrote, as the labels file holds it),
-    and the same problems. Workers are spawned, so each pays the imports once (about
-    0.7 s): worth it for large run sets."""
+    this machine, on chunks of consecutive runs, yielded run by run in the serial order:
+    (run directory, labels or ``None``, the one-line problem or ``None``). The parent
+    re-reads each label from the JSON a worker wrote, as the labels file holds it, and
+    holds at most the chunks not yet consumed. Workers are spawned, so each pays the
+    imports once (about 0.7 s): worth it for large run sets."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
@@ -103,21 +104,20 @@ def label_dir_in_processes(root: Path, workers: int) -> tuple[list[Any], list[st
     chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = [r for part in pool.map(label_chunk, chunks) for r in part]
-    labels = [RunLabels.model_validate_json(text) for text, _ in results if text is not None]
-    problems = [problem for _, problem in results if problem is not None]
-    return labels, problems
+        for chunk, part in zip(chunks, pool.map(label_chunk, chunks), strict=True):
+            for path, (text, problem) in zip(chunk, part, strict=True):
+                label = None if text is None else RunLabels.model_validate_json(text)
+                yield Path(path), label, problem
 
 
-def label_dir_on_ray(root: Path, address: str | None) -> tuple[list[Any], list[str]]:
-    """:func:`~sscbench.reconstruct.label.label_dir_or_skip` with the runs labelled as Ray
-    tasks; the same labels in the same order, and the same problems."""
+def iter_labels_on_ray(root: Path, address: str | None) -> Iterator[tuple[Path, Any, str | None]]:
+    """:func:`iter_labels_in_processes` with the runs labelled as Ray tasks."""
     from sscbench.reconstruct.label import run_dirs
     from sscbench.reconstruct.labels import RunLabels
 
     paths = [str(p) for p in run_dirs(root)]
     with ray_session(address) as ray:
         results = fan_out(ray, label_chunk, paths)
-    labels = [RunLabels.model_validate_json(text) for text, _ in results if text is not None]
-    problems = [problem for _, problem in results if problem is not None]
-    return labels, problems
+    for path, (text, problem) in zip(paths, results, strict=True):
+        label = None if text is None else RunLabels.model_validate_json(text)
+        yield Path(path), label, problem

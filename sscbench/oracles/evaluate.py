@@ -178,21 +178,31 @@ def per_operator_table(results: Sequence[OracleResult], title: str) -> Table:
     return table
 
 
+def verdict_line(name: str, item: Item, verdict: Verdict) -> str:
+    """One line of ``verdicts.jsonl``: the oracle, the item, its reference and the verdict."""
+    ref = item.reference
+    record = {
+        "oracle": name,
+        "item": item.trajectory.item_id,
+        "operator": ref.operator,
+        "reference": {"adopted": ref.adopted, "t_u": ref.t_u, "z_s": ref.z_s},
+        **verdict.model_dump(mode="json"),
+    }
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def write_results(out: Path, items: Sequence[Item], results: Sequence[OracleResult]) -> None:
     """``verdicts.jsonl`` (one line per oracle × item) and ``scores.json``."""
     out.mkdir(parents=True, exist_ok=True)
     with (out / "verdicts.jsonl").open("w", encoding="utf-8") as fh:
         for result in results:
             for item, verdict in zip(result.items, result.verdicts, strict=True):
-                ref = item.reference
-                record = {
-                    "oracle": result.name,
-                    "item": item.trajectory.item_id,
-                    "operator": ref.operator,
-                    "reference": {"adopted": ref.adopted, "t_u": ref.t_u, "z_s": ref.z_s},
-                    **verdict.model_dump(mode="json"),
-                }
-                fh.write(json.dumps(record, separators=(",", ":")) + "\n")
+                fh.write(verdict_line(result.name, item, verdict))
+    write_scores(out, results)
+
+
+def write_scores(out: Path, results: Sequence[OracleResult]) -> None:
+    """``scores.json``: every oracle's setting and stratified scores, or why it was skipped."""
     scores = ScoresFile(
         oracles={
             r.name: OracleScores(

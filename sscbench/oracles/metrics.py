@@ -30,7 +30,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from sscbench.oracles.base import OracleSetting, Verdict
-from sscbench.oracles.dataset import ARRIVAL_STRATA, Item
+from sscbench.oracles.dataset import ARRIVAL_STRATA, Item, Reference
 from sscbench.records.versioning import DerivedDocument
 
 
@@ -66,7 +66,10 @@ class Counts:
 
     def add(self, item: Item, verdict: Verdict, step_only: bool = False) -> None:
         """Count one item (``step_only``: the oracle names a step and nothing else)."""
-        ref = item.reference
+        self.add_reference(item.reference, verdict, step_only)
+
+    def add_reference(self, ref: Reference, verdict: Verdict, step_only: bool = False) -> None:
+        """Count one item by its reference (what :meth:`add` reads of it)."""
         if ref.adopted is None:
             self.excluded += 1
             return
@@ -257,3 +260,41 @@ def stratified(
         pairs = [(i, v) for i, v in zip(items, verdicts, strict=True) if in_stratum(i, kind, value)]
         out.append((value if kind == "all" else f"{kind}={value}", score(pairs, step_only)))
     return out
+
+
+class StratifiedCounts:
+    """:func:`stratified` kept as running counts, one item at a time: a command that
+    streams its items holds these, not the items."""
+
+    def __init__(self, step_only: bool = False) -> None:
+        self.step_only = step_only
+        self._counts: dict[tuple[str, str], Counts] = {}
+        self._operators: set[str] = set()
+
+    def _bucket(self, kind: str, value: str) -> Counts:
+        return self._counts.setdefault((kind, value), Counts())
+
+    def add(self, ref: Reference, verdict: Verdict) -> None:
+        """Count one item in "all", its operator's stratum and its arrival stratum."""
+        self._operators.add(ref.operator)
+        for kind, value in (("all", "all"), ("operator", ref.operator), ("arrival", ref.z_s)):
+            self._bucket(kind, value).add_reference(ref, verdict, self.step_only)
+
+    def scores(self) -> list[tuple[str, Score]]:
+        """(stratum label, score) for every stratum, in :func:`stratified`'s order."""
+        from sscbench.operators.registry import operator_names
+
+        operators = operator_names()
+        operators += sorted(self._operators - set(operators))
+        keys = [
+            ("all", "all"),
+            *(("operator", op) for op in operators),
+            *(("arrival", z) for z in ARRIVAL_STRATA),
+        ]
+        return [
+            (
+                value if kind == "all" else f"{kind}={value}",
+                Score(self._counts.get((kind, value), Counts()), self.step_only),
+            )
+            for kind, value in keys
+        ]

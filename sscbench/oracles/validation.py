@@ -121,22 +121,28 @@ def truth_references(
         label = labels.get(ledger.header.run_id)
         if truth is None or not truth.triggered or label is None:
             continue
-        t_s = Mark(status="found", step=truth.t_s) if truth.t_s is not None else None
-        t_u = Mark(status="found", step=truth.t_u) if truth.t_u is not None else None
-        adopted = None if truth.adopted is None else ("yes" if truth.adopted else "no")
-        reference = {
-            "packet_id": truth.run_id,
-            "status": "accepted",
-            "t_e": _mark(label.t_e),
-            "t_s": t_s or Mark(status="none"),
-            "t_u": t_u or Mark(status="never"),
-            "adopted": adopted,
-            "z_s": truth_z_s(label.t_e, truth),
-            "sources": {},
-            "note": "scripted ground truth",
-        }
-        refs.append(Reference.model_validate(reference))  # validates z_s and adopted
+        refs.append(truth_reference(truth, label))
     return refs
+
+
+def truth_reference(truth: GroundTruth, label: RunLabels) -> Reference:
+    """The accepted reference a triggered scripted run's ground truth stands for (packet
+    id = run id), its arrival class from the run's automatic ``T_E``."""
+    t_s = Mark(status="found", step=truth.t_s) if truth.t_s is not None else None
+    t_u = Mark(status="found", step=truth.t_u) if truth.t_u is not None else None
+    adopted = None if truth.adopted is None else ("yes" if truth.adopted else "no")
+    reference = {
+        "packet_id": truth.run_id,
+        "status": "accepted",
+        "t_e": _mark(label.t_e),
+        "t_s": t_s or Mark(status="none"),
+        "t_u": t_u or Mark(status="never"),
+        "adopted": adopted,
+        "z_s": truth_z_s(label.t_e, truth),
+        "sources": {},
+        "note": "scripted ground truth",
+    }
+    return Reference.model_validate(reference)  # validates z_s and adopted
 
 
 def validate_against_truth(

@@ -155,3 +155,45 @@ def _read_label(raw: bytes, where: str) -> RunLabels:
             f"{where}: not a run label ({validation_problem(exc)}); labels.jsonl is "
             "written by `sscbench reconstruct`, run it again"
         ) from None
+
+
+class LabelIndex:
+    """A ``labels.jsonl`` file read once, line by line, with only where each run's line
+    starts kept (by run id; a later line for the same run wins, as a dict of the labels
+    would): a command that needs a few labels at a time reads each one again when it asks
+    for it, so its memory does not grow with the labels. Every line is checked on the
+    first read, with :func:`read_labels`' one-line errors."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._offsets: dict[str, int] = {}
+        try:
+            with self.path.open("rb") as fh:
+                offset = 0
+                for number, raw in enumerate(fh, 1):
+                    if raw.strip():
+                        label = _read_label(raw, f"{self.path}:{number}")
+                        self._offsets[label.run_id] = offset
+                    offset += len(raw)
+        except OSError as exc:
+            raise ConfigError(f"cannot read labels {self.path}: {exc.strerror or exc}") from None
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def run_ids(self) -> list[str]:
+        """Every labelled run id, in file order of first appearance."""
+        return list(self._offsets)
+
+    def get(self, run_id: str) -> RunLabels | None:
+        """The label of ``run_id`` (read again from the file), or ``None``."""
+        offset = self._offsets.get(run_id)
+        if offset is None:
+            return None
+        try:
+            with self.path.open("rb") as fh:
+                fh.seek(offset)
+                raw = fh.readline()
+        except OSError as exc:
+            raise ConfigError(f"cannot read labels {self.path}: {exc.strerror or exc}") from None
+        return _read_label(raw, str(self.path))

@@ -12,17 +12,18 @@ the run ids its labels name against the run ids of the ledgers present.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sscbench.errors import ConfigError, OutputError
 from sscbench.reconstruct.label import run_dirs
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelIndex, RunLabels
 from sscbench.runs.episode import LEDGER_FILE
 
 RUN_SET_SUFFIX = ".runs.json"
@@ -51,28 +52,107 @@ def ledger_hashes(root: Path) -> dict[str, str]:
 def _atomic_write(path: Path, lines: Iterable[str]) -> None:
     """Write ``path`` whole or not at all: a full disk leaves the previous file in place and
     is one :class:`~sscbench.errors.OutputError` line naming it."""
-    try:
-        fd, name = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent
+    with _AtomicFile(path) as fh:
+        for line in lines:
+            fh.write(line)
+        fh.commit()
+
+
+class _AtomicFile:
+    """A temporary sibling of ``path``, written a piece at a time and renamed over
+    ``path`` by :meth:`commit`; left (deleted) on any exception or without a commit, so
+    the previous file stays in place. An :class:`OSError` is one
+    :class:`~sscbench.errors.OutputError` naming ``path``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            fd, name = tempfile.mkstemp(
+                prefix=f".{path.name}.", suffix=".tmp", dir=path.absolute().parent
+            )
+        except OSError as exc:
+            raise OutputError(path, exc) from None
+        self._name = name
+        self._fh: IO[str] | None = os.fdopen(fd, "w", encoding="utf-8")
+
+    def write(self, text: str) -> None:
+        """Append ``text`` to the temporary file."""
+        assert self._fh is not None, "written after commit or discard"
+        try:
+            self._fh.write(text)
+        except OSError as exc:
+            self.discard()
+            raise OutputError(self.path, exc) from None
+
+    def commit(self) -> None:
+        """Close the temporary file and put it at ``path``."""
+        assert self._fh is not None, "committed twice"
+        try:
+            self._fh.close()
+            self._fh = None
+            os.replace(self._name, self.path)
+        except OSError as exc:
+            self.discard()
+            raise OutputError(self.path, exc) from None
+
+    def discard(self) -> None:
+        """Drop the temporary file (nothing happens to ``path``)."""
+        if self._fh is not None:
+            with contextlib.suppress(OSError):
+                self._fh.close()
+            self._fh = None
+        Path(self._name).unlink(missing_ok=True)
+
+    def __enter__(self) -> _AtomicFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:  # an exception, or no commit: the old file stays
+            self.discard()
+
+
+class LabelsWriter:
+    """``labels.jsonl`` written one label at a time, as each run is labelled, so a command
+    never holds every label: the lines go to a temporary sibling, and :meth:`commit`
+    renames it over the labels file and then writes the run-set record — the bytes and
+    the order of :func:`write_labels`. Leaving the ``with`` block without a commit (an
+    error in a later step) leaves any previous labels file as it was."""
+
+    def __init__(self, path: Path, root: Path) -> None:
+        self.path, self.root = path, root
+        self.count = 0
+        self._file = _AtomicFile(path)
+
+    def add(self, label: RunLabels) -> None:
+        """Append one label's line."""
+        self._file.write(label.model_dump_json() + "\n")
+        self.count += 1
+
+    def commit(self, hashes: Mapping[str, str] | None = None) -> None:
+        """Put the labels in place, then their run-set record (``hashes`` as in
+        :func:`write_labels`)."""
+        if hashes is None:
+            hashes = ledger_hashes(self.root)  # the runs the labels were computed from
+        self._file.commit()
+        record = {
+            "schema_version": SCHEMA,
+            "labels_sha256": _sha256(self.path),
+            "ledgers": dict(hashes),
+        }
+        _atomic_write(
+            run_set_path(self.path), [json.dumps(record, indent=0, sort_keys=True) + "\n"]
         )
-    except OSError as exc:
-        raise OutputError(path, exc) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line)
-        os.replace(name, path)
-    except OSError as exc:
-        Path(name).unlink(missing_ok=True)
-        raise OutputError(path, exc) from None
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
+
+    def __enter__(self) -> LabelsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._file.__exit__(*exc)
 
 
 def write_labels(
     path: Path,
-    labels: Sequence[RunLabels],
+    labels: Iterable[RunLabels],
     root: Path,
     hashes: Mapping[str, str] | None = None,
 ) -> None:
@@ -84,9 +164,10 @@ def write_labels(
     when the caller parsed them (so the ledgers are not read again)."""
     if hashes is None:
         hashes = ledger_hashes(root)  # before writing: the runs the labels were computed from
-    _atomic_write(path, (label.model_dump_json() + "\n" for label in labels))
-    record = {"schema_version": SCHEMA, "labels_sha256": _sha256(path), "ledgers": dict(hashes)}
-    _atomic_write(run_set_path(path), [json.dumps(record, indent=0, sort_keys=True) + "\n"])
+    with LabelsWriter(path, root) as writer:
+        for label in labels:
+            writer.add(label)
+        writer.commit(hashes)
 
 
 def _plural(n: int, word: str) -> str:
@@ -109,9 +190,12 @@ def _stale(labels_path: Path, root: Path, what: str) -> ConfigError:
     )
 
 
-def check_labels_current(labels_path: Path, root: Path, labels: Sequence[RunLabels]) -> None:
+def check_labels_current(
+    labels_path: Path, root: Path, labels: Iterable[RunLabels] | LabelIndex
+) -> None:
     """Raise :class:`ConfigError` (one line) when the labels at ``labels_path`` were not
-    computed from the ledgers now under ``root``."""
+    computed from the ledgers now under ``root`` (``labels``: the file's labels, or its
+    :class:`~sscbench.reconstruct.labels.LabelIndex`)."""
     record_path = run_set_path(labels_path)
     if not record_path.is_file():
         _check_run_ids(labels_path, root, labels)
@@ -138,7 +222,7 @@ def check_labels_current(labels_path: Path, root: Path, labels: Sequence[RunLabe
         raise _stale(labels_path, root, _changes(added, removed, changed))
 
 
-def _check_run_ids(labels_path: Path, root: Path, labels: Sequence[RunLabels]) -> None:
+def _check_run_ids(labels_path: Path, root: Path, labels: Iterable[RunLabels] | LabelIndex) -> None:
     """Without a record (labels written before it existed): the labelled run ids against
     the run ids in the ledgers' headers."""
     present: set[str] = set()
@@ -151,7 +235,11 @@ def _check_run_ids(labels_path: Path, root: Path, labels: Sequence[RunLabels]) -
         run_id = header.get("run_id") if isinstance(header, dict) else None
         if isinstance(run_id, str):
             present.add(run_id)
-    labelled = {label.run_id for label in labels}
+    labelled = (
+        set(labels.run_ids())
+        if isinstance(labels, LabelIndex)
+        else {label.run_id for label in labels}
+    )
     added, removed = sorted(present - labelled), sorted(labelled - present)
     if added or removed:
         raise _stale(labels_path, root, _changes(added, removed, []))

@@ -18,39 +18,60 @@ def titled_table(title: str, columns: Iterable[str]) -> Table:
     return compact_table(title, columns, left=KEY_COLUMNS)
 
 
+class SummaryCounts:
+    """The counts behind :func:`summary_table`, added one label at a time (a command that
+    streams its labels holds these, not the labels)."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+
+    def add(self, label: RunLabels) -> None:
+        """Count one run under its operator × configuration."""
+        counts = self._groups[(label.operator or "clean", label.configuration or label.agent)]
+        counts["runs"] += 1
+        if not label.triggered:
+            return
+        counts["triggered"] += 1
+        counts[f"z:{label.z_s}"] += 1
+        if not label.control and label.adopted is not None:
+            counts["evaluable"] += 1
+            counts["adopted"] += bool(label.adopted)
+
+    def table(self, title: str) -> Table:
+        """Per operator × configuration: runs, triggered, adopted/evaluable, Z_S counts."""
+        table = titled_table(
+            title,
+            (
+                *KEY_COLUMNS,
+                "runs",
+                "triggered",
+                "adopted",
+                "before",
+                "after",
+                "absent",
+                "no use",
+                "undec.",
+            ),
+        )
+        for (operator, agent), c in sorted(self._groups.items()):
+            table.add_row(
+                operator,
+                agent,
+                str(c["runs"]),
+                str(c["triggered"]),
+                f"{c['adopted']}/{c['evaluable']}",
+                str(c["z:before"]),
+                str(c["z:after"]),
+                str(c["z:absent"]),
+                str(c["z:none"]),
+                str(c["z:undecidable"]),
+            )
+        return table
+
+
 def summary_table(labels: Iterable[RunLabels], title: str) -> Table:
     """Per operator × configuration: runs, triggered, adopted/evaluable, Z_S counts."""
-    groups: dict[tuple[str, str], list[RunLabels]] = defaultdict(list)
+    counts = SummaryCounts()
     for label in labels:
-        groups[(label.operator or "clean", label.configuration or label.agent)].append(label)
-    table = titled_table(
-        title,
-        (
-            *KEY_COLUMNS,
-            "runs",
-            "triggered",
-            "adopted",
-            "before",
-            "after",
-            "absent",
-            "no use",
-            "undec.",
-        ),
-    )
-    for (operator, agent), items in sorted(groups.items()):
-        triggered = [x for x in items if x.triggered]
-        z = Counter(x.z_s for x in triggered)
-        evaluable = [x for x in triggered if not x.control and x.adopted is not None]
-        table.add_row(
-            operator,
-            agent,
-            str(len(items)),
-            str(len(triggered)),
-            f"{sum(bool(x.adopted) for x in evaluable)}/{len(evaluable)}",
-            str(z["before"]),
-            str(z["after"]),
-            str(z["absent"]),
-            str(z["none"]),
-            str(z["undecidable"]),
-        )
-    return table
+        counts.add(label)
+    return counts.table(title)

@@ -66,18 +66,25 @@ def compare_with_reference(
     result = Comparison()
     for ref in references:
         auto = automatic.get(ref.packet_id)
-        if ref.status != "accepted" or auto is None:
-            continue
-        assert ref.t_e is not None and ref.t_s is not None and ref.t_u is not None
-        result.add(ref.packet_id, "Z_S", str(auto.z_s), str(ref.z_s))
-        if ref.adopted is not None:
-            result.add(ref.packet_id, "A", _auto_adoption(auto), ref.adopted)
-        for name, ours, theirs in (
-            ("T_E", auto.t_e, ref.t_e),
-            ("T_S", auto.t_s, ref.t_s),
-            ("T_U", auto.t_u, ref.t_u),
-        ):
-            result.add(ref.packet_id, f"{name} status", _status(ours), _status(theirs))
-            if ours.status == "found" and theirs.status == "found":
-                result.add(ref.packet_id, f"{name} step", str(ours.step), str(theirs.step))
+        if auto is not None:
+            add_reference(result, ref, auto)
     return result
+
+
+def add_reference(result: Comparison, ref: Reference, auto: RunLabels) -> None:
+    """Add one accepted reference's comparisons with its run's automatic labels to
+    ``result`` (a reference not accepted adds nothing)."""
+    if ref.status != "accepted":
+        return
+    assert ref.t_e is not None and ref.t_s is not None and ref.t_u is not None
+    result.add(ref.packet_id, "Z_S", str(auto.z_s), str(ref.z_s))
+    if ref.adopted is not None:
+        result.add(ref.packet_id, "A", _auto_adoption(auto), ref.adopted)
+    for name, ours, theirs in (
+        ("T_E", auto.t_e, ref.t_e),
+        ("T_S", auto.t_s, ref.t_s),
+        ("T_U", auto.t_u, ref.t_u),
+    ):
+        result.add(ref.packet_id, f"{name} status", _status(ours), _status(theirs))
+        if ours.status == "found" and theirs.status == "found":
+            result.add(ref.packet_id, f"{name} step", str(ours.step), str(theirs.step))

@@ -67,7 +67,7 @@ def test_no_labels_file_is_written_when_a_later_step_fails(
     def broken(*args: object) -> object:
         raise LedgerError(root / "truth.jsonl", 3, "not valid JSON")
 
-    monkeypatch.setattr(reconstruct_cli, "validate_dir", broken)
+    monkeypatch.setattr(reconstruct_cli, "validate_run", broken)
     assert main(["reconstruct", str(root), "--validate"]) == 2
     assert not (root / "labels.jsonl").exists()
     assert not [p for p in root.iterdir() if p.name.endswith(".tmp")]
