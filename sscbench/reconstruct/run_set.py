@@ -202,7 +202,9 @@ def check_labels_current(
         return
     try:
         record: dict[str, Any] = json.loads(record_path.read_text(encoding="utf-8"))
-        recorded: dict[str, str] = dict(record["ledgers"])
+        recorded: dict[str, str] = record["ledgers"]
+        if not isinstance(recorded, dict):
+            raise TypeError("ledgers")
         labels_sha = str(record["labels_sha256"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(
@@ -214,12 +216,20 @@ def check_labels_current(
             f"{labels_path} was changed after `sscbench reconstruct` wrote it (its run-set "
             f"record {record_path.name} no longer matches); run `sscbench reconstruct {root}`"
         )
-    now = ledger_hashes(root)
-    added = sorted(set(now) - set(recorded))
-    removed = sorted(set(recorded) - set(now))
-    changed = sorted(k for k in set(now) & set(recorded) if now[k] != recorded[k])
+    # Each ledger hashed and checked off the record as it is found: no second map of
+    # every run is built (what is left in the record at the end was removed).
+    added: list[str] = []
+    changed: list[str] = []
+    for run_dir in run_dirs(root):
+        key = run_dir.relative_to(root).as_posix()
+        was = recorded.pop(key, None)
+        if was is None:
+            added.append(key)
+        elif was != _sha256(run_dir / LEDGER_FILE):
+            changed.append(key)
+    removed = sorted(recorded)
     if added or removed or changed:
-        raise _stale(labels_path, root, _changes(added, removed, changed))
+        raise _stale(labels_path, root, _changes(sorted(added), removed, sorted(changed)))
 
 
 def _check_run_ids(labels_path: Path, root: Path, labels: Iterable[RunLabels] | LabelIndex) -> None:
