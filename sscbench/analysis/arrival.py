@@ -35,7 +35,7 @@ from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion, r
 from sscbench.analysis.results import Rate
 from sscbench.analysis.templating import render
 from sscbench.fault_contracts.variants import ARRIVAL_TAG, split_variants
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 from sscbench.records.ledger import iter_jsonl
 from sscbench.runs.arrival import ARMS
 
@@ -117,7 +117,7 @@ def arm_of(case_id: str | None) -> tuple[str, str | None]:
     return base, arms[0] if arms else None
 
 
-def _usable(label: RunLabels | None) -> bool:
+def _usable(label: LabelView | None) -> bool:
     return (
         label is not None
         and label.finished
@@ -127,7 +127,7 @@ def _usable(label: RunLabels | None) -> bool:
     )
 
 
-def _units(run_root: Path, labels: Sequence[RunLabels]) -> dict[Unit, str]:
+def _units(run_root: Path, labels: Sequence[LabelView]) -> dict[Unit, str]:
     """Each unit's assigned arm: from ``experiment.json`` when there is one, else every
     main run of a case that has manipulated runs is taken for a ``none`` unit unless its
     own arm run exists."""
@@ -154,7 +154,7 @@ def _units(run_root: Path, labels: Sequence[RunLabels]) -> dict[Unit, str]:
     return out
 
 
-def _clusters(run_root: Path, labels: Sequence[RunLabels]) -> dict[str, str]:
+def _clusters(run_root: Path, labels: Sequence[LabelView]) -> dict[str, str]:
     """Entity cluster per base case, from the ledger headers (fallback: the case itself)."""
     out: dict[str, str] = {}
     for label in labels:
@@ -171,7 +171,7 @@ def _clusters(run_root: Path, labels: Sequence[RunLabels]) -> dict[str, str]:
     return out
 
 
-def _delivered(run_root: Path, label: RunLabels) -> bool:
+def _delivered(run_root: Path, label: LabelView) -> bool:
     try:
         return any(
             obj.get("kind") == "arrival_delivery" and obj.get("status") == "delivered"
@@ -207,15 +207,15 @@ def mean_difference(
 
 
 def analyse_arrival(
-    labels: Sequence[RunLabels], run_root: Path, *, seed: int = 0
+    labels: Sequence[LabelView], run_root: Path, *, seed: int = 0
 ) -> ArrivalAnalysis | None:
     """The arrival section's numbers, or None when no run was manipulated."""
     if not any(arm_of(label.case_id)[1] is not None for label in labels):
         return None
     units = _units(run_root, labels)
     clusters = _clusters(run_root, labels)
-    twins: dict[Unit, RunLabels] = {}
-    manipulated: dict[Unit, RunLabels] = {}
+    twins: dict[Unit, LabelView] = {}
+    manipulated: dict[Unit, LabelView] = {}
     for label in labels:
         base, arm = arm_of(label.case_id)
         if label.case_id is None or (split_variants(label.case_id)[1] and arm is None):
@@ -288,8 +288,8 @@ def analyse_arrival(
 def _contrast(
     config: str,
     units: dict[Unit, str],
-    twins: dict[Unit, RunLabels],
-    manipulated: dict[Unit, RunLabels],
+    twins: dict[Unit, LabelView],
+    manipulated: dict[Unit, LabelView],
     clusters: dict[str, str],
     seed: int,
 ) -> ContrastRow:
@@ -433,7 +433,7 @@ def arrival_section(result: ArrivalAnalysis) -> str:
 
 
 def arrival_report_section(
-    labels: Sequence[RunLabels], run_root: Path, seed: int, out_dir: Path | None = None
+    labels: Sequence[LabelView], run_root: Path, seed: int, out_dir: Path | None = None
 ) -> str | None:
     """The rendered section, or None when the runs hold no arrival intervention; with
     ``out_dir`` (a report directory) its numbers are also written to ``tables/arrival.json``."""

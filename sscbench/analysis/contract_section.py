@@ -12,12 +12,12 @@ from collections.abc import Sequence
 
 from sscbench.analysis.templating import render
 from sscbench.reconstruct.contract_labels import SEVERITY
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 
 TITLE = "Observation contracts"
 
 
-def contract_label_section(labels: Sequence[RunLabels]) -> str:
+def contract_label_section(labels: Sequence[LabelView]) -> str:
     """The section's body (``templates/contracts.html.j2``), or ``""`` when no run has an
     observation-contract label."""
     counts: Counter[tuple[str, str, str]] = Counter()

@@ -32,12 +32,12 @@ from sscbench.analysis.results import ALL_OPERATORS, Interval, MitigationRow, Ra
 from sscbench.analysis.task_success import STATUS_FILE, paired_difference
 from sscbench.cases.caseset import CaseSet
 from sscbench.fault_contracts.variants import split_variants
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 from sscbench.records.ledger import iter_jsonl
 
 SEPARATOR = "+"
 
-Pair = tuple[RunLabels, RunLabels]
+Pair = tuple[LabelView, LabelView]
 """(without, with) for one case and seed."""
 
 
@@ -67,17 +67,17 @@ def split_configuration(configuration: str, known: Iterable[str]) -> tuple[str, 
     return None
 
 
-def _usable(label: RunLabels) -> bool:
+def _usable(label: LabelView) -> bool:
     return label.finished and not harness_error(label) and not label.control
 
 
 def mitigation_pairs(
-    labels: Iterable[RunLabels], known: Iterable[str]
+    labels: Iterable[LabelView], known: Iterable[str]
 ) -> dict[tuple[str, str, str], list[Pair]]:
     """Pairs per (operator, base configuration, mitigation)."""
     names = list(known)
-    runs: dict[tuple[str, str, int], RunLabels] = {}
-    mitigated: list[tuple[str, str, RunLabels]] = []
+    runs: dict[tuple[str, str, int], LabelView] = {}
+    mitigated: list[tuple[str, str, LabelView]] = []
     for label in labels:
         if label.case_id is None or label.operator is None or split_variants(label.case_id)[1]:
             continue
@@ -115,11 +115,11 @@ def mitigation_row(
     the pooled rows)."""
     key = f"mitigation/{operator}/{configuration}/{mitigation}"
 
-    def cluster(label: RunLabels) -> str:
+    def cluster(label: LabelView) -> str:
         assert label.case_id is not None
         return clusters.get(label.case_id, label.case_id)
 
-    def rate(chosen: Sequence[RunLabels], good: Callable[[RunLabels], bool]) -> Rate:
+    def rate(chosen: Sequence[LabelView], good: Callable[[LabelView], bool]) -> Rate:
         return proportion(
             [(cluster(x), good(x)) for x in chosen], seed=seed, replicates=replicates, level=level
         )
@@ -235,7 +235,7 @@ def _cost(
 
 
 def mitigation_rows(
-    labels: Iterable[RunLabels],
+    labels: Iterable[LabelView],
     case_set: CaseSet,
     known: Iterable[str],
     steps: Mapping[str, int] | None = None,

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from sscbench.analysis.population import harness_error
 from sscbench.analysis.results import PairedRow
 from sscbench.fault_contracts.variants import ARRIVAL_TAG, split_variants
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 
 POOLED = "all"
 
@@ -33,7 +33,7 @@ Key = tuple[str, str, int]
 """(base case id, configuration, seed)."""
 
 
-def _usable(label: RunLabels | None) -> bool:
+def _usable(label: LabelView | None) -> bool:
     return (
         label is not None
         and label.finished
@@ -42,15 +42,15 @@ def _usable(label: RunLabels | None) -> bool:
     )
 
 
-def _read_back(label: RunLabels) -> bool:
+def _read_back(label: LabelView) -> bool:
     return label.t_e.status == "found"
 
 
-def paired_rows(labels: Iterable[RunLabels]) -> tuple[PairedRow, ...]:
+def paired_rows(labels: Iterable[LabelView]) -> tuple[PairedRow, ...]:
     """One row per (check, operator, configuration), plus a pooled row per (check,
     operator), for every variant present among ``labels``."""
-    main: dict[Key, RunLabels] = {}
-    varied: dict[str, dict[Key, RunLabels]] = defaultdict(dict)
+    main: dict[Key, LabelView] = {}
+    varied: dict[str, dict[Key, LabelView]] = defaultdict(dict)
     for label in labels:
         if label.case_id is None or label.operator is None:
             continue
@@ -60,7 +60,7 @@ def paired_rows(labels: Iterable[RunLabels]) -> tuple[PairedRow, ...]:
             main[key] = label
         elif len(variants) == 1 and not variants[0].startswith(ARRIVAL_TAG):  # see arrival.py
             varied[variants[0]][key] = label
-    groups: dict[tuple[str, str, str], list[tuple[RunLabels, RunLabels]]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[tuple[LabelView, LabelView]]] = defaultdict(list)
     for check, runs in varied.items():
         for key, other in runs.items():
             first = main.get(key)
@@ -75,7 +75,7 @@ def paired_rows(labels: Iterable[RunLabels]) -> tuple[PairedRow, ...]:
 
 
 def _row(
-    check: str, operator: str, configuration: str, pairs: list[tuple[RunLabels, RunLabels]]
+    check: str, operator: str, configuration: str, pairs: list[tuple[LabelView, LabelView]]
 ) -> PairedRow:
     decided = [(a, b) for a, b in pairs if a.adopted is not None and b.adopted is not None]
     return PairedRow(

@@ -41,7 +41,7 @@ from sscbench.analysis.results import FunnelRow
 from sscbench.cases.caseset import CaseEntry, CaseSet
 from sscbench.errors import ConfigError, LedgerError
 from sscbench.fault_contracts.variants import split_variants
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 from sscbench.records.ledger import iter_jsonl
 
 Sensitivity = Literal[
@@ -73,7 +73,7 @@ class Run:
     operator: str
     cluster: str
     control: bool
-    label: RunLabels | None
+    label: LabelView | None
     included: bool
     """Passes the variant's inclusion rule (only ``strict_item_option`` excludes runs)."""
     adoptable: bool
@@ -266,10 +266,10 @@ class AnalysisWarning(UserWarning):
     line)."""
 
 
-def harness_error(label: RunLabels) -> bool:
+def harness_error(label: LabelView) -> bool:
     """Whether the run ended in a harness error (counted as missing, never as a result).
 
-    Read defensively: ``RunLabels`` carries the run's termination only once the labeller
+    Read defensively: ``LabelView`` carries the run's termination only once the labeller
     records it; until then a harness-error run is recognised only by ``finished``.
     """
     return getattr(label, "termination", None) == "harness_error"
@@ -302,7 +302,7 @@ def _case_entry(case_set: CaseSet, index: dict[str, CaseEntry], case_id: str) ->
     return entry
 
 
-def run_key(label: RunLabels) -> RunKey | None:
+def run_key(label: LabelView) -> RunKey | None:
     """The schedule key of a label (``None`` for a clean run, which has no case)."""
     if label.case_id is None:
         return None
@@ -310,7 +310,7 @@ def run_key(label: RunLabels) -> RunKey | None:
 
 
 def build_population(
-    labels: Iterable[RunLabels],
+    labels: Iterable[LabelView],
     case_set: CaseSet,
     *,
     sensitivity: Sensitivity = "primary",
@@ -334,7 +334,7 @@ def build_population(
     if sensitivity not in SENSITIVITIES:
         raise ConfigError(f"unknown sensitivity {sensitivity!r}; one of {', '.join(SENSITIVITIES)}")
     index = {case.entry.case_id: case.entry for case in case_set.cases}
-    observed: dict[RunKey, RunLabels] = {}
+    observed: dict[RunKey, LabelView] = {}
     recorded: set[RunKey] = set()
     for label in labels:
         key = run_key(label)

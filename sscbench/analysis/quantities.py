@@ -63,7 +63,7 @@ from sscbench.analysis.results import (
 )
 from sscbench.analysis.task_success import CleanOutcomes, task_success_rows
 from sscbench.cases.caseset import CaseSet
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 
 POOLED = "all"
 """Configuration name of the per-operator pooled rows (reformulation and timing)."""
@@ -294,7 +294,7 @@ def noise_row(operator: str, configuration: str, runs: Sequence[Run]) -> NoiseRo
 
 
 def analyze(
-    labels: Iterable[RunLabels],
+    labels: Iterable[LabelView],
     case_set: CaseSet,
     *,
     sensitivity: Sensitivity = "primary",
@@ -429,7 +429,7 @@ def _overall(
 
 
 def analyze_all(
-    labels: Iterable[RunLabels],
+    labels: Iterable[LabelView],
     case_set: CaseSet,
     *,
     schedule: Iterable[RunKey] | None = None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -55,7 +55,7 @@ from sscbench.analysis.templating import Markup, render
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
 from sscbench.errors import ConfigError
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.ledger import Ledger
 
 __all__ = [
@@ -259,7 +259,7 @@ TOC = (
 
 def render_report(
     result: AnalysisResult,
-    labels: Sequence[RunLabels],
+    labels: Sequence[LabelView],
     figures: dict[str, bytes],
     files: TableFiles,
     figure_paths: dict[str, str],
@@ -359,7 +359,7 @@ def trajectories_page(viewer_html: str) -> str:
 
 
 def _sections(
-    labels: Sequence[RunLabels],
+    labels: Sequence[LabelView],
     run_root: Path,
     seed: int,
     out_dir: Path,
@@ -393,12 +393,13 @@ def _write(path: Path, data: str | bytes) -> None:
 
 def write_report(
     result: AnalysisResult,
-    labels: Sequence[RunLabels],
+    labels: Sequence[LabelView],
     run_root: Path,
     out_dir: Path,
     *,
     viewer: ViewerMode = "auto",
     ledgers: dict[str, Ledger] | None = None,
+    full: Callable[[str], RunLabels | None] | None = None,
 ) -> ReportFiles:
     """Write the report, its tables and figures into ``out_dir``; return what was written.
 
@@ -407,6 +408,8 @@ def write_report(
     embeds the viewer's index in ``report.html`` (``embed``), writes it to
     ``trajectories.html`` and links it (``link``), or embeds it up to
     :data:`EMBED_LIMIT_RUNS` runs (``auto``). The runs themselves are always per-run files.
+    ``labels`` may be summaries (:class:`~sscbench.reconstruct.labels.LabelSummary`);
+    then ``full`` reads each run's full labels for its page, one run at a time.
 
     The report is written into a temporary sibling directory and swapped in whole, so a
     killed ``report`` never leaves the page of one run beside the tables of another; an
@@ -418,7 +421,7 @@ def write_report(
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", suffix=".tmp", dir=parent))
     try:
         staging.chmod(0o777 & ~_umask())
-        files = _write_report_into(staging, result, labels, run_root, viewer, ledgers)
+        files = _write_report_into(staging, result, labels, run_root, viewer, ledgers, full)
         _swap_in(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -462,13 +465,14 @@ def _swap_in(staging: Path, out_dir: Path) -> None:
 def _write_report_into(
     out_dir: Path,
     result: AnalysisResult,
-    labels: Sequence[RunLabels],
+    labels: Sequence[LabelView],
     run_root: Path,
     viewer: ViewerMode,
     ledgers: dict[str, Ledger] | None,
+    full: Callable[[str], RunLabels | None] | None = None,
 ) -> ReportFiles:
     order = run_order(labels)
-    streamed = write_run_files(out_dir, order, run_root, ledgers)
+    streamed = write_run_files(out_dir, order, run_root, ledgers, full)
     problems = list(streamed.problems)
     if streamed.missing:
         problems.append(

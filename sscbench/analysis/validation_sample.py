@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sscbench.analysis.correction import ValidationSample
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 from sscbench.review.agreement import Reference
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def _export_order(review_dir: Path) -> str:
 
 def from_truth(
     rundir: Path,
-    labels: Sequence[RunLabels],
+    labels: Sequence[LabelView],
     runs: Sequence[tuple[Path, Ledger]] | None = None,
     truths: Mapping[Path, GroundTruth | None] | None = None,
 ) -> ValidationSample:

@@ -20,9 +20,11 @@ from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError, OutputError
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sscbench.analysis.correction import ValidationSample
     from sscbench.analysis.results import AnalysisResult
-    from sscbench.reconstruct.labels import RunLabels
+    from sscbench.reconstruct.labels import LabelView
 
 SCHEDULE_FILE = "schedule.jsonl"
 REPORT_DIR = "report"
@@ -92,7 +94,7 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
-def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResult:
+def _analysis(args: argparse.Namespace, labels: Sequence[LabelView]) -> AnalysisResult:
     from sscbench.analysis.population import AnalysisWarning, Sensitivity, read_schedule
     from sscbench.analysis.results import AnalysisResult
     from sscbench.records.ledger import TruncatedLineWarning
@@ -162,7 +164,7 @@ def _analysis(args: argparse.Namespace, labels: list[RunLabels]) -> AnalysisResu
     return result
 
 
-def _validation(args: argparse.Namespace, labels: list[RunLabels]) -> ValidationSample | None:
+def _validation(args: argparse.Namespace, labels: Sequence[LabelView]) -> ValidationSample | None:
     """The validation sample ``--validation`` names (None when not given)."""
     from sscbench.analysis.validation_sample import from_review, from_truth
 
@@ -200,7 +202,7 @@ def handle(args: argparse.Namespace) -> int:
         check_report_dir,
         write_report,
     )
-    from sscbench.reconstruct.labels import read_labels
+    from sscbench.reconstruct.labels import LabelIndex, LabelSummary
     from sscbench.reconstruct.run_set import check_labels_current
     from sscbench.user_files import check_output_dir
 
@@ -213,17 +215,20 @@ def handle(args: argparse.Namespace) -> int:
     out: Path = args.out or root / REPORT_DIR
     check_output_dir(out, "--out")
     check_report_dir(out)
-    labels = read_labels(labels_path)
+    # One read of the labels file: a small summary of each run for the analysis, and
+    # where each run's line is, to read its full labels again for its page.
+    labels: list[LabelSummary] = []
+    index = LabelIndex(labels_path, labels)
     if not labels:
         raise ConfigError(
             f"{labels_path} holds no run labels; run `sscbench reconstruct {root}` first"
         )
-    check_labels_current(labels_path, root, labels)
+    check_labels_current(labels_path, root, index)
     heartbeat.phase(f"analysing {len(labels):,} labelled runs")
     result = _analysis(args, labels)
     heartbeat.phase("writing the report (figures, tables, one file per run)")
     try:
-        files = write_report(result, labels, root, out, viewer=args.viewer)
+        files = write_report(result, labels, root, out, viewer=args.viewer, full=index.get)
     except OSError as exc:  # a full disk: the staging directory is gone, the old report stays
         raise OutputError(exc.filename or out, exc) from None
     for problem in files.problems:

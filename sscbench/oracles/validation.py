@@ -29,7 +29,7 @@ from sscbench.oracles.base import make_oracle, oracle_names, oracle_setting
 from sscbench.oracles.dataset import Item, clean_items, ledgers, truth_items, truth_z_s
 from sscbench.oracles.evaluate import OracleResult, run_oracle, write_results
 from sscbench.oracles.reconstructor import ReconstructorOracle
-from sscbench.reconstruct.labels import EventTime, RunLabels
+from sscbench.reconstruct.labels import EventTime, LabelView, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, ground_truths, truth_of
 from sscbench.records.ledger import Ledger
 from sscbench.records.versioning import DerivedDocument
@@ -110,7 +110,7 @@ def _mark(event: EventTime) -> Mark:
 
 def truth_references(
     runs: Sequence[tuple[Path, Ledger]],
-    labels: Mapping[str, RunLabels],
+    labels: Mapping[str, LabelView],
     truths: Mapping[Path, GroundTruth | None] | None = None,
 ) -> list[Reference]:
     """One accepted reference per triggered scripted faulted run (packet id = run id);
@@ -125,7 +125,7 @@ def truth_references(
     return refs
 
 
-def truth_reference(truth: GroundTruth, label: RunLabels) -> Reference:
+def truth_reference(truth: GroundTruth, label: LabelView) -> Reference:
     """The accepted reference a triggered scripted run's ground truth stands for (packet
     id = run id), its arrival class from the run's automatic ``T_E``."""
     t_s = Mark(status="found", step=truth.t_s) if truth.t_s is not None else None

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Protocol
 
 from pydantic import (
     BaseModel,
@@ -19,6 +21,8 @@ from sscbench.records.versioning import VersionedRecord
 from sscbench.user_files import validation_problem
 
 EventStatus = Literal["found", "never", "none", "undecidable"]
+ArrivalLabel = Literal["before", "after", "absent", "none", "undecidable"]
+StanceLabel = Literal["endorse", "retract", "undecidable"]
 
 
 class EventTime(BaseModel):
@@ -39,6 +43,78 @@ class EventTime(BaseModel):
     def decidable(self) -> bool:
         """Everything but ``undecidable``."""
         return self.status != "undecidable"
+
+
+class LabelView(Protocol):
+    """What the analysis and the report's tables read of a run's labels: a
+    :class:`RunLabels`, or the much smaller :class:`LabelSummary` of one."""
+
+    @property
+    def run_id(self) -> str: ...
+    @property
+    def case_id(self) -> str | None: ...
+    @property
+    def operator(self) -> str | None: ...
+    @property
+    def control(self) -> bool: ...
+    @property
+    def agent(self) -> str: ...
+    @property
+    def configuration(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def termination(self) -> Termination | None: ...
+    @property
+    def success(self) -> bool | None: ...
+    @property
+    def triggered(self) -> bool | None: ...
+    @property
+    def t_f(self) -> EventTime: ...
+    @property
+    def t_e(self) -> EventTime: ...
+    @property
+    def t_s(self) -> EventTime: ...
+    @property
+    def t_u(self) -> EventTime: ...
+    @property
+    def adopted(self) -> bool | None: ...
+    @property
+    def z_s(self) -> ArrivalLabel | None: ...
+    @property
+    def y_end(self) -> StanceLabel | None: ...
+    @property
+    def contract_label(self) -> dict[str, Any] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LabelSummary:
+    """A run's labels as the analysis counts them (:class:`LabelView`): no reasons, no
+    evidence, no uses; event times and names shared across runs (:class:`LabelIndex`
+    makes them). About 250 bytes a run where the full label takes 4 KB, so a report of
+    100,000 runs holds 25 MB of them."""
+
+    run_id: str
+    case_id: str | None
+    operator: str | None
+    control: bool
+    agent: str
+    configuration: str
+    seed: int
+    finished: bool
+    termination: Termination | None
+    success: bool | None
+    triggered: bool | None
+    t_f: EventTime
+    t_e: EventTime
+    t_s: EventTime
+    t_u: EventTime
+    adopted: bool | None
+    z_s: ArrivalLabel | None
+    y_end: StanceLabel | None
+    contract_label: dict[str, Any] | None
 
 
 class RunLabels(VersionedRecord):
@@ -67,8 +143,8 @@ class RunLabels(VersionedRecord):
     t_u: EventTime
     adopted: bool | None
     adopted_reason: str
-    z_s: Literal["before", "after", "absent", "none", "undecidable"] | None
-    y_end: Literal["endorse", "retract", "undecidable"] | None
+    z_s: ArrivalLabel | None
+    y_end: StanceLabel | None
     uses: tuple[dict[str, object], ...] = ()
     SCHEMA: ClassVar[int] = 3
     """2: ``contract_label``; 3: ``adjudication``. Only lines that carry one are written
@@ -164,9 +240,12 @@ class LabelIndex:
     for it, so its memory does not grow with the labels. Every line is checked on the
     first read, with :func:`read_labels`' one-line errors."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, summaries: list[LabelSummary] | None = None) -> None:
+        """``summaries``: a list to append every label's :func:`summary` to, in file order
+        (what the analysis counts), in the same single read."""
         self.path = Path(path)
         self._offsets: dict[str, int] = {}
+        slim = _Summaries() if summaries is not None else None
         try:
             with self.path.open("rb") as fh:
                 offset = 0
@@ -174,6 +253,8 @@ class LabelIndex:
                     if raw.strip():
                         label = _read_label(raw, f"{self.path}:{number}")
                         self._offsets[label.run_id] = offset
+                        if slim is not None and summaries is not None:
+                            summaries.append(slim.of(label))
                     offset += len(raw)
         except OSError as exc:
             raise ConfigError(f"cannot read labels {self.path}: {exc.strerror or exc}") from None
@@ -197,3 +278,50 @@ class LabelIndex:
         except OSError as exc:
             raise ConfigError(f"cannot read labels {self.path}: {exc.strerror or exc}") from None
         return _read_label(raw, str(self.path))
+
+
+class _Summaries:
+    """Makes :class:`LabelSummary` records, sharing every value that repeats across runs."""
+
+    def __init__(self) -> None:
+        self._times: dict[tuple[str, int | None], EventTime] = {}
+        self._contracts: dict[str, dict[str, Any]] = {}
+
+    def _time(self, t: EventTime) -> EventTime:
+        key = (t.status, t.step)
+        if key not in self._times:
+            self._times[key] = EventTime(status=t.status, step=t.step, reason="")
+        return self._times[key]
+
+    def of(self, label: RunLabels) -> LabelSummary:
+        """``label`` as the analysis counts it; the contract label cut to its primary
+        label (all the analysis reads of it)."""
+        contract = None
+        if label.contract_label is not None:
+            primary = label.contract_label.get("primary")
+            contract = self._contracts.setdefault(str(primary), {"primary": primary})
+
+        def name(value: str | None) -> str | None:
+            return None if value is None else sys.intern(value)
+
+        return LabelSummary(
+            run_id=label.run_id,
+            case_id=name(label.case_id),
+            operator=name(label.operator),
+            control=label.control,
+            agent=sys.intern(label.agent),
+            configuration=sys.intern(label.configuration),
+            seed=label.seed,
+            finished=label.finished,
+            termination=label.termination,
+            success=label.success,
+            triggered=label.triggered,
+            t_f=self._time(label.t_f),
+            t_e=self._time(label.t_e),
+            t_s=self._time(label.t_s),
+            t_u=self._time(label.t_u),
+            adopted=label.adopted,
+            z_s=label.z_s,
+            y_end=label.y_end,
+            contract_label=contract,
+        )

@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from sscbench.analysis.viewer.marks import EVENTS, short_time
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView
 
 INDEX_ID = "run-index"
 ARRIVAL_OPTIONS = (
@@ -28,15 +28,15 @@ ARRIVAL_OPTIONS = (
 ADOPTION_OPTIONS = (("1", "adopted"), ("0", "not adopted"), ("-1", "adoption undefined"))
 
 
-def configuration_of(labels: RunLabels) -> str:
+def configuration_of(labels: LabelView) -> str:
     """The configuration a run belongs to (its agent's name when none was given)."""
     return labels.configuration or labels.agent
 
 
-def run_order(labels: Iterable[RunLabels]) -> list[RunLabels]:
+def run_order(labels: Iterable[LabelView]) -> list[LabelView]:
     """The index rows: each run id once (the first label wins), grouped by operator,
     configuration and case, then by seed and run id — the same order for the same input."""
-    unique: dict[str, RunLabels] = {}
+    unique: dict[str, LabelView] = {}
     for lab in labels:
         unique.setdefault(lab.run_id, lab)
     return sorted(
@@ -55,7 +55,7 @@ def _positions(values: Iterable[str]) -> dict[str, int]:
     return {v: i for i, v in enumerate(sorted(set(values)))}
 
 
-def index_document(order: Sequence[RunLabels]) -> dict[str, Any]:
+def index_document(order: Sequence[LabelView]) -> dict[str, Any]:
     """The index as data: name lists and one row per run
     ``[run id, configuration, operator, case, seed, T_F, T_E, T_S, T_U, Z_S, adopted, control]``
     (names as positions in their list; ``adopted`` 1 / 0 / -1 for undefined; ``Z_S`` ``-``
@@ -86,9 +86,24 @@ def index_document(order: Sequence[RunLabels]) -> dict[str, Any]:
 
 
 def index_json(document: dict[str, Any]) -> str:
-    """An :func:`index_document` as compact JSON, safe inside a ``<script>`` element."""
-    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    """An :func:`index_document` as compact JSON, safe inside a ``<script>`` element.
+
+    The same text as one ``json.dumps`` of the document, but the rows are encoded one at a
+    time, so no second copy of every row is held beside the text."""
+    parts = ["{"]
+    for n, (key, value) in enumerate(document.items()):
+        parts.append(("," if n else "") + _dumps(key) + ":")
+        if key == "runs":
+            parts.append("[" + ",".join(_dumps(row) for row in value) + "]")
+        else:
+            parts.append(_dumps(value))
+    parts.append("}")
+    text = "".join(parts)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _select(element_id: str, label: str, every: str, options: Iterable[tuple[str, str]]) -> str:
@@ -99,7 +114,7 @@ def _select(element_id: str, label: str, every: str, options: Iterable[tuple[str
     )
 
 
-def viewer_section(order: Sequence[RunLabels]) -> str:
+def viewer_section(order: Sequence[LabelView]) -> str:
     """The viewer's part of a page: intro, filters, the (script-filled) list, the index."""
     document = index_document(order)
 

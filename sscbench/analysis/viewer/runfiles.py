@@ -15,14 +15,14 @@ number of runs.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sscbench.analysis.viewer.marks import fault_rows, label_rows, step_marks, yes_no
 from sscbench.errors import LedgerError
-from sscbench.reconstruct.labels import RunLabels
+from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
@@ -145,26 +145,37 @@ class RunFiles:
 
 def write_run_files(
     out_dir: Path,
-    order: Sequence[RunLabels],
+    order: Sequence[LabelView],
     run_root: Path,
     ledgers: Mapping[str, Ledger] | None = None,
+    full: Callable[[str], RunLabels | None] | None = None,
 ) -> RunFiles:
     """A run file for every labelled run in ``order`` (its index row number; run ids are
     unique there), parsing each ledger under ``run_root`` once — or taking them from
-    ``ledgers`` when given."""
+    ``ledgers`` when given. ``full`` reads a run's full labels (reasons, uses, evidence:
+    what its page shows) when ``order`` holds summaries
+    (:class:`~sscbench.reconstruct.labels.LabelIndex`), one run at a time."""
+
+    # One map from run id to row: the label is the row's, and a byte per row says
+    # whether its file is written (a run's memory here is its map entry, not three).
     number = {lab.run_id: i for i, lab in enumerate(order)}
-    by_id = {lab.run_id: lab for lab in order}
-    done: set[str] = set()
+    done = bytearray(len(order))
     found = RunFiles()
 
+    def labels_of(n: int) -> RunLabels | None:
+        if full is not None:
+            return full(order[n].run_id)
+        label = order[n]
+        return label if isinstance(label, RunLabels) else None
+
     def emit(ledger: Ledger) -> None:
-        run_id = ledger.header.run_id
-        if run_id in done or run_id not in number:
+        n = number.get(ledger.header.run_id)
+        if n is None or done[n]:
             return
-        done.add(run_id)
-        labels = by_id[run_id]
-        write_run_file(out_dir, number[run_id], run_payload(run_id, ledger, labels))
-        found.models.setdefault(labels.configuration or labels.agent, model_of(ledger))
+        done[n] = 1
+        label = order[n]
+        write_run_file(out_dir, n, run_payload(label.run_id, ledger, labels_of(n)))
+        found.models.setdefault(label.configuration or label.agent, model_of(ledger))
 
     if ledgers is not None:
         for ledger in ledgers.values():
@@ -175,8 +186,8 @@ def write_run_files(
                 emit(read_ledger(path))
             except LedgerError as exc:
                 found.problems.append(str(exc))
-    for run_id, n in sorted(number.items(), key=lambda x: x[1]):
-        if run_id not in done:
-            found.missing.append(run_id)
-            write_run_file(out_dir, n, run_payload(run_id, None, by_id[run_id]))
+    for n, label in enumerate(order):
+        if not done[n]:
+            found.missing.append(label.run_id)
+            write_run_file(out_dir, n, run_payload(label.run_id, None, labels_of(n)))
     return found
