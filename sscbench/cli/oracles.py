@@ -13,7 +13,10 @@ from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sscbench.reconstruct.labels import RunLabels
+    from sscbench.records.ledger import Ledger
 
 
 def register(sub: Any) -> None:
@@ -78,15 +81,16 @@ def _judge_params(items: list[str], out: Path) -> dict[str, Any]:
     return params
 
 
-def _labels(rundir: Path) -> list[RunLabels]:
-    """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed."""
-    from sscbench.reconstruct.label import label_dir
+def _labels(rundir: Path, runs: Sequence[tuple[Path, Ledger]]) -> list[RunLabels]:
+    """The run set's automatic labels: ``labels.jsonl`` when reconstructed, else computed
+    from ``runs``, the ledgers this command parsed once for everything it does."""
+    from sscbench.reconstruct.label import label_ledger
     from sscbench.reconstruct.labels import read_labels
     from sscbench.reconstruct.run_set import check_labels_current
 
     path = rundir / LABELS_FILE
     if not path.is_file():
-        return label_dir(rundir)
+        return [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
     labels = read_labels(path)
     check_labels_current(path, rundir, labels)
     return labels
@@ -105,6 +109,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         write_results,
     )
     from sscbench.oracles.llm_call import LLMOracle
+    from sscbench.oracles.reconstructor import ReconstructorOracle
     from sscbench.oracles.validation import (
         COMPARISON_FILE,
         comparison_record,
@@ -112,6 +117,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         review_comparison,
         truth_references,
     )
+    from sscbench.reconstruct.validate import ground_truths
     from sscbench.review.compare import compare_with_reference
     from sscbench.user_files import check_output_dir
 
@@ -126,10 +132,17 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     names = args.oracle or oracle_names()
     settings = [oracle_setting(name) for name in names]
     judge_params = _judge_params(args.judge_param, out)
-    labels = {x.run_id: x for x in _labels(args.rundir)}
+    # Each ledger is parsed once, each ground truth derived once, and no run labelled
+    # twice: the scored set, the reference comparison and the reconstructor oracle share
+    # them.
+    runs = ledgers([args.rundir])
+    labels = {x.run_id: x for x in _labels(args.rundir, runs)}
+    truths = ground_truths(runs) if args.reference == "truth" else None
     console = make_console()
     started = time.perf_counter()
-    items, kind = build_items(args.rundir, args.reference, args.clean)
+    items, kind = build_items(
+        args.rundir, args.reference, args.clean, labels, runs=runs, truths=truths
+    )
     clean = sum(i.reference.clean for i in items)
     console.print(
         f"{len(items) - clean} faulted runs with a {kind} reference, {clean} clean controls"
@@ -144,7 +157,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
             )
         )
     if kind == "truth":
-        references = truth_references(ledgers([args.rundir]), labels)
+        references = truth_references(runs, labels, truths)
         comparison = compare_with_reference(references, labels)
     else:
         comparison = review_comparison(Path(args.reference), labels)
@@ -160,6 +173,8 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         except OracleUnavailable as exc:
             results.append(OracleResult(name, setting, skipped=str(exc)))
             continue
+        if isinstance(oracle, ReconstructorOracle):
+            oracle.reuse(labels)
         results.append(run_oracle(name, oracle, items, setting=setting))
         if isinstance(oracle, LLMOracle) and oracle.provider_calls:
             out.mkdir(parents=True, exist_ok=True)
