@@ -60,14 +60,23 @@ class RefIndex:
         ignore: Iterable[str] = (),
     ) -> None:
         self._raw = lexicon
-        self.weak = frozenset(fold(w).strip() for w in weak)
-        """Forms that name an entity only in passing (a flight number many reservations
-        share): used only when a unit has no stronger reference."""
+        self._weak = tuple(weak)
         self.shapes = tuple(shapes)
         """Id shapes (matched on the original text): an id of this kind that no record
         showed still names *some other* entity."""
-        self.ignore = frozenset(fold(i) for i in ignore)
+        self._ignore = tuple(ignore)
+
+    # Folded on first use: most indexes find nothing in most texts.
+    @cached_property
+    def weak(self) -> frozenset[str]:
+        """Forms that name an entity only in passing (a flight number many reservations
+        share): used only when a unit has no stronger reference."""
+        return _folded(frozenset(self._weak))
+
+    @cached_property
+    def ignore(self) -> frozenset[str]:
         """Tokens that look like ids but are known to be something else (flight numbers)."""
+        return frozenset(fold(i) for i in self._ignore)
 
     # Built on first use: a fact model is rebuilt whenever a record arrives, and many are
     # never asked to find a reference.
@@ -77,9 +86,16 @@ class RefIndex:
         return {form: self._entities(form) for form in self._forms}
 
     @cached_property
+    def _keys(self) -> frozenset[str]:
+        return frozenset(self._raw)
+
+    @cached_property
     def _forms(self) -> dict[str, str]:
         """Folded surface form → the (last) raw form it folds from: the entity sets are
         made only for the forms a text names."""
+        shared = _fold_map(self._keys)
+        if shared is not None:
+            return shared
         return {fold(k).strip(): k for k in self._raw if k.strip()}
 
     def _entities(self, form: str) -> frozenset[str]:
@@ -94,7 +110,7 @@ class RefIndex:
 
     @cached_property
     def _matcher(self) -> _Matcher:
-        return _matcher(frozenset(self._forms))
+        return _raw_matcher(self._keys)
 
     @cached_property
     def _found(self) -> dict[str, tuple[list[Found], list[Found]]]:
@@ -113,19 +129,21 @@ class RefIndex:
 
     def _find(self, text: str) -> tuple[list[Found], list[Found]]:
         found = self._matcher(fold(text))
+        shaped = [m for shape in self.shapes for m in _shape_matches(shape, text)]
+        if not found and not shaped:
+            return [], []
         refs = [
             (self._entities(form), start, end)
             for form, start, end in found
             if form not in self.weak
         ]
-        for shape in self.shapes:
-            for m in shape.finditer(text):
-                if (
-                    fold(m.group(0)) not in self._forms
-                    and fold(m.group(0)) not in self.ignore
-                    and not any(s < m.end() and m.start() < e for _, s, e in refs)
-                ):
-                    refs.append((frozenset({f"other:{m.group(0)}"}), m.start(), m.end()))
+        for name, start, end in shaped:
+            if (
+                fold(name) not in self._forms
+                and fold(name) not in self.ignore
+                and not any(s < end and start < e for _, s, e in refs)
+            ):
+                refs.append((frozenset({f"other:{name}"}), start, end))
         every = refs or [(self._entities(form), start, end) for form, start, end in found]
         return sorted(refs, key=lambda r: r[1]), sorted(every, key=lambda r: r[1])
 
@@ -165,6 +183,33 @@ def _alternation(forms: frozenset[str]) -> re.Pattern[str]:
         return re.compile(r"(?!x)x")
     ordered = sorted(forms, key=lambda f: (-len(f), f))
     return re.compile(r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in ordered) + r")(?!\w)")
+
+
+@lru_cache(maxsize=1 << 14)
+def _shape_matches(shape: re.Pattern[str], text: str) -> tuple[tuple[str, int, int], ...]:
+    """Every match of an id shape in a text, once per text and shape."""
+    return tuple((m.group(0), m.start(), m.end()) for m in shape.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _fold_map(raw: frozenset[str]) -> dict[str, str] | None:
+    """Folded form → raw form for a lexicon's raw forms, shared by every run of a case
+    that builds the same lexicon; ``None`` when two raw forms fold alike (then the order
+    of the lexicon decides which one names the form, and the index folds its own)."""
+    out = {fold(k).strip(): k for k in raw if k.strip()}
+    return out if len(out) == sum(1 for k in raw if k.strip()) else None
+
+
+@lru_cache(maxsize=4096)
+def _folded(forms: frozenset[str]) -> frozenset[str]:
+    return frozenset(fold(w).strip() for w in forms)
+
+
+@lru_cache(maxsize=4096)
+def _raw_matcher(raw: frozenset[str]) -> _Matcher:
+    """:func:`_matcher` of a lexicon's raw forms, folded (the same lexicon recurs in every
+    run of a case)."""
+    return _matcher(frozenset(fold(k).strip() for k in raw if k.strip()))
 
 
 @lru_cache(maxsize=4096)
