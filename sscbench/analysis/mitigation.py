@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.analysis.intervals import DEFAULT_REPLICATES, LEVEL, proportion
-from sscbench.analysis.mitigation_cost import RunUsage
+from sscbench.analysis.mitigation_cost import RunUsage, usage_of
 from sscbench.analysis.passk import mean_with_interval
 from sscbench.analysis.population import CONTROL_SUFFIX, harness_error
 from sscbench.analysis.results import ALL_OPERATORS, Interval, MitigationRow, Rate
@@ -153,11 +153,9 @@ def mitigation_row(
         [(cluster(a), float(steps[b.run_id])) for a, b in timed], seed=seed, key=key, replicates=1
     )[0]
     cost = _cost(
-        [
-            (cluster(a), (usage or {})[a.run_id], (usage or {})[b.run_id])
-            for a, b in pairs
-            if a.run_id in (usage or {}) and b.run_id in (usage or {})
-        ],
+        []
+        if usage is None  # not read: the table claims nothing either way
+        else [(cluster(a), usage_of(usage, a.run_id), usage_of(usage, b.run_id)) for a, b in pairs],
         key=key,
         seed=seed,
         replicates=replicates,

@@ -19,7 +19,7 @@ than printing a cost of zero as if it had been measured.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -76,12 +76,19 @@ def run_usage(run_dir: Path) -> RunUsage:
 
 
 def read_run_usage(roots: Iterable[Path]) -> dict[str, RunUsage]:
-    """Each run's usage by run id, for every ledger under ``roots``."""
+    """The usage, by run id, of every run under ``roots`` that called a provider (its
+    directory holds ``provider_calls.jsonl``). A run under the same roots that is not in
+    the map made no provider call: :func:`usage_of` reads it as :data:`NO_CALLS`. Only
+    those runs' ledgers are opened, for the run id in their first line, so a scripted run
+    set's ledgers are not read again after labelling."""
     out: dict[str, RunUsage] = {}
     for root in roots:
         if not root.is_dir():
             continue
-        for ledger in sorted(root.rglob(LEDGER_FILE)):
+        for calls in sorted(root.rglob(PROVIDER_CALLS_FILE)):
+            ledger = calls.parent / LEDGER_FILE
+            if not ledger.is_file():
+                continue
             with ledger.open("rb") as fh:
                 first = fh.readline()
             try:
@@ -92,6 +99,11 @@ def read_run_usage(roots: Iterable[Path]) -> dict[str, RunUsage]:
             if isinstance(run_id, str):
                 out[run_id] = run_usage(ledger.parent)
     return out
+
+
+def usage_of(usage: Mapping[str, RunUsage], run_id: str) -> RunUsage:
+    """A run's usage from a :func:`read_run_usage` map: absent means no provider call."""
+    return usage.get(run_id, NO_CALLS)
 
 
 NO_PROVIDER_CALLS = "0 (no provider calls)"

@@ -132,7 +132,6 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench import heartbeat
     from sscbench.reconstruct.run_set import LabelsWriter
     from sscbench.reconstruct.summary import SummaryCounts
-    from sscbench.reconstruct.validate import QUANTITIES, Agreement
     from sscbench.user_files import check_output_file
 
     root: Path = args.rundir
@@ -184,7 +183,11 @@ def handle(args: argparse.Namespace) -> int:
     # everything is computed), the summary's counts and the validation; none is held.
     problems: list[str] = []
     counts = SummaryCounts()
-    agreement = Agreement()
+    agreement: Agreement | None = None
+    if args.validate:  # the validation module is imported only when it is used
+        from sscbench.reconstruct.validate import Agreement
+
+        agreement = Agreement()
     compared = 0
     with LabelsWriter(out, root) as writer:
         for run_dir, ledger, label, problem in runs:
@@ -193,7 +196,7 @@ def handle(args: argparse.Namespace) -> int:
                 continue
             writer.add(label)
             counts.add(label)
-            if args.validate:
+            if agreement is not None:
                 compared += validate_run(run_dir, ledger, label, agreement)
         if not writer.count and not problems:
             raise ConfigError(f"no runs under {root} (no ledger.jsonl found); give a run directory")
@@ -216,7 +219,9 @@ def handle(args: argparse.Namespace) -> int:
             "missing)",
             file=sys.stderr,
         )
-    if args.validate:
+    if agreement is not None:
+        from sscbench.reconstruct.validate import QUANTITIES
+
         check = Table(
             title=f"agreement with scripted ground truth ({compared} faulted scripted runs)"
         )

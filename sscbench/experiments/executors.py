@@ -132,16 +132,23 @@ def staging_path(out: Path, run_id: str) -> Path:
     return out / STAGING_DIR / f"{flat}.{uuid.uuid4().hex[:12]}"
 
 
-def run_job(job: EpisodeJob, episode: Episode = execute_into) -> tuple[str, str]:
+def run_job(job: EpisodeJob, episode: Episode = execute_into) -> tuple[str, str, str | None]:
     """Run an episode into a fresh staging directory (in a Ray worker); returns the run's
-    end as JSON and where it was staged."""
+    end as JSON, where it was staged, and its ledger's SHA-256 as the writer hashed it
+    (None from an episode that does not report it: the driver then reads the file)."""
     staging = staging_path(Path(job.out), job.run.run_id)
     staging.parent.mkdir(parents=True, exist_ok=True)
     # Beside the staged run, never in it: which process holds the attempt (for operators
     # of a cluster, and for the test that kills a worker mid-episode).
     staging.with_name(staging.name + ".pid").write_text(str(os.getpid()), encoding="utf-8")
-    end = episode(job.run, job.user, job.records_configuration, staging)
-    return end.model_dump_json(), str(staging)
+    written: list[str | None] = []
+    if episode is execute_into:  # its ledger's digest is computed while it is written
+        end = execute_into(
+            job.run, job.user, job.records_configuration, staging, on_ledger=written.append
+        )
+    else:
+        end = episode(job.run, job.user, job.records_configuration, staging)
+    return end.model_dump_json(), str(staging), written[0] if written else None
 
 
 def commit(staged: Path, run_dir: Path) -> None:
@@ -339,7 +346,7 @@ class EpisodeWorker:
         use_gates(cluster_gates(ray))
         use_spreader(cluster_spreader(ray))
 
-    def run(self, job: EpisodeJob) -> tuple[str, str]:
+    def run(self, job: EpisodeJob) -> tuple[str, str, str | None]:
         """One episode (see :func:`run_job`)."""
         return run_job(job, self._episode)
 
@@ -402,11 +409,13 @@ class RayExecutor:
         job = EpisodeJob(run, experiment.user, experiment.records_configuration, str(out))
         actor = self._actors[self._next % len(self._actors)]
         self._next += 1
-        end_json, staged = await actor.run.remote(job)
+        end_json, staged, digest = await actor.run.remote(job)
         end = RunEnd.model_validate_json(end_json)
         run_dir = out / run.run_id
         await asyncio.to_thread(commit, Path(staged), run_dir)
-        return end, run_cost(run_dir), ledger_digest(run_dir)
+        # The digest travels with the end: the ledger is not read back (a rename moves it
+        # unchanged).
+        return end, run_cost(run_dir), digest or ledger_digest(run_dir)
 
     def close(self) -> None:
         """Stop the actors and the rate limiters, and the local cluster if this executor

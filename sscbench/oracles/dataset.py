@@ -30,7 +30,7 @@ from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.oracles.base import Trajectory
-from sscbench.reconstruct.label import arrival_class, label_run
+from sscbench.reconstruct.label import arrival_class, label_ledger
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.validate import GroundTruth, truth_of
 from sscbench.records.ledger import Ledger, read_ledger
@@ -99,7 +99,7 @@ def truth_items(
         truth = truth_of(run_dir, truths, ledger)
         if truth is None or not truth.triggered:
             continue
-        label = (labels or {}).get(ledger.header.run_id) or label_run(run_dir)
+        label = (labels or {}).get(ledger.header.run_id) or label_ledger(run_dir, ledger)
         reference = Reference(
             adopted=None if contract.control else truth.adopted,
             t_u=truth.t_u,
@@ -112,9 +112,10 @@ def truth_items(
     return items
 
 
-def review_items(review_dir: Path) -> list[Item]:
+def review_items(review_dir: Path, parsed: Mapping[Path, Ledger] | None = None) -> list[Item]:
     """Reviewed runs scored against the accepted (unanimous or adjudicated) reference,
-    recomputed from the reviewers' files so that it is never stale."""
+    recomputed from the reviewers' files so that it is never stale (``parsed``: ledgers
+    already read, by run directory)."""
     from sscbench.review.export import read_key
     from sscbench.review.report import agreement_report
 
@@ -125,7 +126,7 @@ def review_items(review_dir: Path) -> list[Item]:
         if ref.status != "accepted" or entry is None or ref.t_u is None:
             continue
         run_dir = Path(entry.run_dir)
-        ledger = read_ledger(run_dir / LEDGER_FILE)
+        ledger = (parsed or {}).get(run_dir) or read_ledger(run_dir / LEDGER_FILE)
         contract = ledger_contract(ledger)
         if contract is None:
             raise ConfigError(f"{run_dir}: reviewed packet {ref.packet_id} is of a clean run")
@@ -173,18 +174,24 @@ def build_items(
     reference: str,
     clean_dirs: Sequence[Path] = (),
     labels: Mapping[str, RunLabels] | None = None,
+    *,
+    runs: Sequence[tuple[Path, Ledger]] | None = None,
+    truths: Mapping[Path, GroundTruth | None] | None = None,
 ) -> tuple[list[Item], Literal["truth", "review"]]:
-    """The scored set for ``reference`` (``truth`` or a review directory)."""
+    """The scored set for ``reference`` (``truth`` or a review directory); ``labels``,
+    ``runs`` (``rundir``'s parsed ledgers) and ``truths``: what the caller already has, so
+    that no ledger is parsed and no run labelled twice."""
     if not rundir.is_dir():
         raise ConfigError(f"{rundir} is not a directory of runs")
-    runs = ledgers([rundir])
+    if runs is None:
+        runs = ledgers([rundir])
     kind: Literal["truth", "review"] = "truth"
     if reference == "truth":
-        faulted = truth_items(runs, labels)
+        faulted = truth_items(runs, labels, truths)
     else:
         review_dir = Path(reference)
         if not review_dir.is_dir():
             raise ConfigError(f"--reference must be 'truth' or a review directory: {reference}")
-        faulted, kind = review_items(review_dir), "review"
-    clean_runs = runs + ledgers(clean_dirs)
+        faulted, kind = review_items(review_dir, dict(runs)), "review"
+    clean_runs = [*runs, *ledgers(clean_dirs)]
     return faulted + clean_items(clean_runs, faulted), kind

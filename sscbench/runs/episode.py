@@ -224,8 +224,7 @@ def run_episode(
             _write_sidecars(run_dir, env, agent, user, end, extra)
             if env.user_toolkit is not None:  # written even when empty: "no device calls"
                 with JsonlWriter(run_dir / DEVICE_FILE) as device:
-                    for item in rec.device:
-                        device.append(item)
+                    device.append_all(rec.device)
             ledger.append(end)
         if on_ledger is not None:
             on_ledger(ledger.sha256)
@@ -359,33 +358,31 @@ def _write_sidecars(
     extra: Sequence[BaseModel] = (),
 ) -> None:
 
-    with JsonlWriter(run_dir / HIDDEN_FILE) as hidden:
-        for record in env.intervention_log:
-            hidden.append(record)
-        own_records = getattr(env.intervention, "hidden_records", None)  # HasHiddenRecords
-        if own_records is not None:
-            for item in own_records():
-                hidden.append(item)
-        for item in extra:
-            hidden.append(item)
-        hidden.append(
-            StateCheck(
-                final_state_hash=end.final_state_hash,
-                calls_executed=env.calls_executed,
-                owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
-            )
+    # Every sidecar line exists before its file is written, and the run is unfinished
+    # until ``run_end`` follows them in the ledger: each file goes to the OS in one write.
+    hidden: list[BaseModel] = list(env.intervention_log)
+    own_records = getattr(env.intervention, "hidden_records", None)  # HasHiddenRecords
+    if own_records is not None:
+        hidden.extend(own_records())
+    hidden.extend(extra)
+    hidden.append(
+        StateCheck(
+            final_state_hash=end.final_state_hash,
+            calls_executed=env.calls_executed,
+            owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
         )
+    )
+    with JsonlWriter(run_dir / HIDDEN_FILE) as out:
+        out.append_all(hidden)
     truth = getattr(agent, "truth", None)  # RecordsTruth
     if truth is not None:  # written even when empty: "used nothing" is truth
         with JsonlWriter(run_dir / TRUTH_FILE) as out:
-            for item in truth:
-                out.append(item)
+            out.append_all(truth)
 
     client_events = getattr(agent, "client_events", None)  # RecordsClientEvents
     if client_events is not None:
         with JsonlWriter(run_dir / CLIENT_FILE) as out:
-            for item in client_events:
-                out.append(item)
+            out.append_all(client_events)
 
     calls: list[BaseModel] = [
         call
@@ -394,5 +391,4 @@ def _write_sidecars(
     ]
     if calls:
         with JsonlWriter(run_dir / PROVIDER_CALLS_FILE) as out:
-            for item in calls:
-                out.append(item)
+            out.append_all(calls)

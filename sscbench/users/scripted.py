@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sscbench.agents.base import EpisodeContext, UserTurn
@@ -37,10 +38,15 @@ _PRONOUNS = [
 ]
 
 
+_PRONOUN_PATTERNS = [(re.compile(pattern), replacement) for pattern, replacement in _PRONOUNS]
+
+
+@lru_cache(maxsize=4096)
 def first_person(text: str) -> str:
-    """Turn a second-person scenario sentence into the user's first-person words."""
-    for pattern, replacement in _PRONOUNS:
-        text = re.sub(pattern, replacement, text)
+    """Turn a second-person scenario sentence into the user's first-person words (kept
+    per text: every run of a task says the same scenario sentences)."""
+    for pattern, replacement in _PRONOUN_PATTERNS:
+        text = pattern.sub(replacement, text)
     return text.strip()
 
 

@@ -124,3 +124,35 @@ def test_scripted_user_follows_the_scenario(tmp_path: Path) -> None:
     assert users[0].startswith("Hi. I received my order #W2378156")
     assert "I am Yusuf Rossi in zip code 19122" in users[1]
     assert users[-1].endswith("###STOP###")
+
+
+def test_a_shared_parse_gives_each_knowledge_base_what_a_fresh_walk_gives() -> None:
+    """Observation texts are parsed once per process; two knowledge bases that see the same
+    text get the same sightings (their own step and tool) as a walk of a fresh parse, and
+    a record's leaves are its flattened fields."""
+    from sscbench.agents.scripted import facts
+    from sscbench.json_paths import flatten
+
+    content = json.dumps(
+        {
+            "order_id": "#W1",
+            "items": [{"item_id": "1", "options": {"color": "red"}}],
+            "status": "pending",
+        }
+    )
+    facts._PARSED.clear()
+    first, second = facts.KnowledgeBase(), facts.KnowledgeBase()
+    assert first.observe("get_order_details", {"order_id": "#W1"}, content, 3) == [("order", "#W1")]
+    second.observe("cancel_pending_order", {"order_id": "#W1"}, content, 7)
+    assert len(facts._PARSED) == 1
+    expected = list(flatten(json.loads(content)))
+    for kb, step, tool, authoritative in (
+        (first, 3, "get_order_details", True),
+        (second, 7, "cancel_pending_order", False),
+    ):
+        assert {path: seen for (_, path), seen in kb.sightings.items()} == {
+            path: [facts.Sighting(value, step, tool, authoritative)] for path, value in expected
+        }
+        data = kb.records[("order", "#W1")][0][2]
+        assert kb.leaves(data) == dict(expected)
+    assert first.leaves({"a": {"b": 1}}) == {"a.b": 1}  # a record it never saw: walked now

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from sscbench.agents.providers import openai_compatible_agent
+from sscbench.analysis.mitigation_cost import run_usage
 from sscbench.errors import ConfigError
 from sscbench.llm import local_server
 from sscbench.llm.arguments import RAW_ARGUMENTS
@@ -109,6 +110,15 @@ def test_wire_format_usage_latency_and_a_cache_replay(tmp_path: Path, server_log
         _without_ts(tmp_path / "replay" / "ledger.jsonl")[1:]
         == _without_ts(tmp_path / "live" / "ledger.jsonl")[1:]
     )
+    # The mitigation comparison's cost columns read these real files: every request the
+    # server took is a call, its tokens the server's own counts; the replay made no call
+    # but used the same replies, so its tokens are the same and it cost nothing.
+    live, cached = run_usage(tmp_path / "live"), run_usage(tmp_path / "replay")
+    assert live.calls == posts and cached.calls == 0
+    assert live.tokens == sum(c["input_tokens"] + c["output_tokens"] for c in calls)
+    assert cached.tokens == live.tokens
+    priced = [c["cost_usd"] for c in calls if isinstance(c.get("cost_usd"), int | float)]
+    assert live.usd == (sum(priced) if priced else None)
 
 
 def test_an_attempt_that_outlasts_its_timeout_is_recorded_and_retried(tmp_path: Path) -> None:

@@ -189,3 +189,51 @@ def test_a_registered_oracle_is_scored_like_the_built_ins(
     )
     s = json.loads((out / "scores.json").read_text())["oracles"][plugin]["strata"]["all"]
     assert s["recall"] == 1.0 and s["fpr_non_adopted"] == 1.0 and s["coverage"] == 1.0
+
+
+@pytest.mark.parametrize("reconstructed", [False, True], ids=["labels-computed", "labels-file"])
+def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
+    oracle_runs: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    no_keys: None,
+    reconstructed: bool,
+) -> None:
+    """The scored set, the comparison with the reference and the reconstructor oracle share
+    one parse of each ledger and one labelling of each run (``labels.jsonl`` when present)."""
+    import shutil
+    from collections import Counter
+
+    from sscbench.cli.main import main
+    from sscbench.reconstruct import label as label_module
+    from sscbench.records import ledger as ledger_module
+
+    faulted = tmp_path / "faulted"
+    shutil.copytree(oracle_runs / "faulted", faulted)
+    if reconstructed:
+        assert main(["reconstruct", str(faulted)]) == 0
+    parsed: Counter[str] = Counter()
+    labelled: Counter[str] = Counter()
+    real_read, real_label = ledger_module._read_fast, label_module.label_ledger
+
+    def counting_read(path: Path, data: bytes) -> Any:  # every read_ledger starts here
+        if path.name == "ledger.jsonl":
+            parsed[str(path.parent)] += 1
+        return real_read(path, data)
+
+    def counting_label(run_dir: Path, ledger: Any, *args: Any, **kwargs: Any) -> Any:
+        labelled[str(run_dir)] += 1
+        return real_label(run_dir, ledger, *args, **kwargs)
+
+    monkeypatch.setattr(ledger_module, "_read_fast", counting_read)
+    monkeypatch.setattr(label_module, "label_ledger", counting_label)
+    for module in ("sscbench.oracles.dataset", "sscbench.oracles.stream"):
+        __import__(module)
+        if hasattr(sys.modules[module], "label_ledger"):
+            monkeypatch.setattr(sys.modules[module], "label_ledger", counting_label)
+    code = cli("oracles", "evaluate", str(faulted), "--out", str(tmp_path / "eval"))
+    assert code == 0
+    runs = sorted(str(p.parent) for p in faulted.rglob("ledger.jsonl"))
+    assert len(runs) > 20
+    assert dict(parsed) == dict.fromkeys(runs, 1)
+    assert dict(labelled) == ({} if reconstructed else dict.fromkeys(runs, 1))

@@ -402,3 +402,31 @@ def test_failures_are_classified_and_absent_from_successful_runs() -> None:
     line = dump_line(failed)
     assert '"failure":{"kind":"harness"' in line
     assert RunEnd.model_validate_json(line) == failed
+
+
+def test_append_all_writes_the_lines_append_writes_in_one_call(tmp_path: Path) -> None:
+    """The batch write of the hidden log and truth: the same bytes and digest as appending
+    line by line, in one write to the OS (none for no records: an empty file)."""
+    records = [_header(), AgentMessage(step=0, turn=0, content="hé\n")]
+    with JsonlWriter(tmp_path / "one.jsonl") as one:
+        for record in records:
+            one.append(record)
+    writes: list[int] = []
+    with JsonlWriter(tmp_path / "all.jsonl") as batch:
+        raw = batch._fh
+        original = raw.write
+
+        class Counting:
+            def write(self, data: memoryview) -> int | None:
+                writes.append(len(data))
+                return original(data)
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(raw, name)
+
+        batch._fh = Counting()  # type: ignore[assignment]
+        batch.append_all(records)
+        batch.append_all([])
+    assert (tmp_path / "all.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    assert batch.sha256 == one.sha256
+    assert len(writes) == 1

@@ -77,7 +77,7 @@ from sscbench.agents.scripted.trust import (
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
-from sscbench.json_paths import flatten, get_path, set_path
+from sscbench.json_paths import get_path, set_path
 from sscbench.records.events import (
     AgentToolCall,
     ParticipantSpec,
@@ -517,7 +517,7 @@ class ScriptedAgent:
             )
             if step is None or record is None:
                 continue
-            shown = {p for p, _ in flatten(record)}
+            shown = self._kb.leaves(record).keys()
             names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in shown]
             names += sorted((p for p in shown if SALIENT_LEAF.fullmatch(p)), key=natural_key)
             for name in names:
@@ -593,7 +593,7 @@ class ScriptedAgent:
         uses: list[Use] = []
         for entity in written:
             records = self._kb.records.get(entity) or []
-            latest = {p for p, _ in flatten(records[-1][2])} if records else set()
+            latest = set(self._kb.leaves(records[-1][2])) if records else set()
             names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in latest]
             names += sorted((p for p in latest if SALIENT_LEAF.fullmatch(p)), key=natural_key)
             for name in names:
@@ -613,7 +613,7 @@ class ScriptedAgent:
             )
             if payload is None:
                 return False
-            shown = dict(flatten(payload))
+            shown = self._kb.leaves(payload)
             return any(
                 key[0] == entity and sighting.step != step and shown.get(key[1]) != sighting.value
                 for key, sighting, _ in uses

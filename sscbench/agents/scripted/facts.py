@@ -16,6 +16,10 @@ from typing import Any, NamedTuple
 
 from sscbench.json_paths import flatten
 
+PARSED_CACHE_SIZE = 4096
+"""Observation texts whose parse is kept (the gold plan of every airline and retail task
+delivers about 1,600 distinct ones; a faulted text is one more entry)."""
+
 Entity = tuple[str, str]
 FactKey = tuple[Entity, str]
 
@@ -58,6 +62,45 @@ def parse_content(content: str) -> Any:
         return content
 
 
+class Parsed(NamedTuple):
+    """One observation text, parsed once per process: its JSON value, the entity it
+    describes (if any), and that entity's facts and values leaf by leaf.
+
+    The same text (the same task's read on the same clean state) is delivered in every
+    run of a task, so its parse and walk are shared between runs and agents. Everything
+    here is read-only: the value is handed to every knowledge base that sees the text.
+    """
+
+    data: Any
+    entity: Entity | None
+    keys: tuple[FactKey, ...]
+    values: tuple[Any, ...]
+    leaves: dict[str, Any]
+    """``path -> value`` of every leaf (in flatten order)."""
+
+
+_PARSED: dict[str, Parsed] = {}
+
+
+def parsed(content: str) -> Parsed:
+    """The shared parse of an observation text (see :class:`Parsed`)."""
+    hit = _PARSED.get(content)
+    if hit is not None:
+        return hit
+    data = parse_content(content)
+    entity = entity_of(data)
+    pairs = list(flatten(data)) if entity is not None else []
+    keys = tuple((entity, path) for path, _ in pairs) if entity is not None else ()
+    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), dict(pairs))
+    if len(_PARSED) >= PARSED_CACHE_SIZE:
+        _PARSED.clear()  # a bounded cache: a new working set refills it
+    _PARSED[content] = hit
+    return hit
+
+
+_new_tuple = tuple.__new__
+
+
 class Sighting(NamedTuple):
     """One delivered value of a fact (immutable; a named tuple because an observation
     yields one per leaf of every record, and a tuple is built in a third of the time of a
@@ -75,26 +118,41 @@ class KnowledgeBase:
 
     sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
     records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
+    """Each entity's delivered records (step, tool, value); the values are shared
+    read-only parses (:func:`parsed`)."""
+    _leaves: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     def observe(
         self, tool: str, arguments: dict[str, Any], content: str, step: int
     ) -> list[Entity]:
         """Record the facts of one delivered observation; return the entities it showed."""
-        data = parse_content(content)
-        entity = entity_of(data)
+        seen = parsed(content)
+        entity = seen.entity
         if entity is None:
+            data = seen.data
             if isinstance(data, str | int | float) and not content.startswith("Error"):
                 key = (("result", tool), json.dumps(arguments, sort_keys=True))
                 self.sightings.setdefault(key, []).append(Sighting(data, step, tool, True))
             return []
         authoritative = ENTITY_TYPES[entity[0]][2] == tool
-        for path, value in flatten(data):
-            self.sightings.setdefault((entity, path), []).append(
-                Sighting(value, step, tool, authoritative)
-            )
-        self.records.setdefault(entity, []).append((step, tool, data))
-
+        sightings = self.sightings
+        new = _new_tuple
+        for key, value in zip(seen.keys, seen.values, strict=True):
+            one = new(Sighting, (value, step, tool, authoritative))
+            found = sightings.get(key)
+            if found is None:
+                sightings[key] = [one]
+            else:
+                found.append(one)
+        self.records.setdefault(entity, []).append((step, tool, seen.data))
+        self._leaves[id(seen.data)] = seen.leaves
         return [entity]
+
+    def leaves(self, data: dict[str, Any]) -> dict[str, Any]:
+        """``path -> value`` of a record this knowledge base holds (walked once, when it
+        was observed)."""
+        found = self._leaves.get(id(data))
+        return dict(flatten(data)) if found is None else found
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
