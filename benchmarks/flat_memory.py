@@ -6,7 +6,7 @@ and one small valid ledger per run over the shipped case set's real fault contra
 with, for each faulted run, a hidden log confirming one fault delivery and a scripted
 agent's truth file naming one use, so ``oracles evaluate`` has faulted runs to score
 against the truth stand-in. The three commands then run on it in order, each in its own
-child process (peak RSS from that child's rusage): ``reconstruct`` (rewrites
+child process (peak RSS as ``/usr/bin/time`` reports it): ``reconstruct`` (rewrites
 ``labels.jsonl`` and its run-set record), ``report --viewer link`` and ``oracles
 evaluate``. The report folder's size and file count are recorded beside it.
 
@@ -46,6 +46,8 @@ COMMANDS: dict[str, list[str]] = {
     "oracles": ["oracles", "evaluate", "{root}"],
 }
 TARGET_MIB = 250
+TIME = "/usr/bin/time"
+PYTHON_M = (sys.executable, "-m", "sscbench.cli.main")
 
 
 def _add_hidden_and_truth(root: Path) -> int:
@@ -92,24 +94,31 @@ def _add_hidden_and_truth(root: Path) -> int:
 
 
 def _run(command: str, root: Path) -> dict[str, float]:
-    """Wall seconds, CPU seconds and peak RSS (MiB) of one command on ``root``."""
+    """Wall seconds, CPU seconds and peak RSS (MiB) of one command on ``root``.
+
+    Measured by ``/usr/bin/time``, not this process's ``wait4``: a child's ``ru_maxrss``
+    counts the pages it shared with its parent between fork and exec, so a child of this
+    process (which has just written the run set) would inherit this process's size. The
+    time program is small, and the command is its child."""
     argv = [a.format(root=root) for a in COMMANDS[command]]
-    started = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "sscbench.cli.main", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert child.stderr is not None
-    err = child.stderr.read()
-    _, status, usage = os.wait4(child.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):  # reconstruct exits 1 when some run could not be labelled
-        raise SystemExit(f"sscbench {' '.join(argv)} failed ({code}): {err.decode()[-2000:]}")
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        started = time.perf_counter()
+        child = subprocess.run(
+            [TIME, "-f", "%M %U %S", "-o", out.name, *PYTHON_M, *argv],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+        wall = time.perf_counter() - started
+        fields = out.read().split()[-3:]
+    if child.returncode not in (0, 1):  # reconstruct exits 1 when a run could not be labelled
+        err = child.stderr.decode()[-2000:]
+        raise SystemExit(f"sscbench {' '.join(argv)} failed ({child.returncode}): {err}")
+    kib, user, system = int(fields[0]), float(fields[1]), float(fields[2])
     return {
-        "wall_s": round(time.perf_counter() - started, 1),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 1),
-        "peak_rss_mib": round(usage.ru_maxrss / 1024, 1),
+        "wall_s": round(wall, 1),
+        "cpu_s": round(user + system, 1),
+        "peak_rss_mib": round(kib / 1024, 1),
     }
 
 
