@@ -13,8 +13,14 @@ venv (``PYTHONPATH``), so both sides share every installed package. Runs alterna
 baseline / current, so that the load of this shared machine hits both alike; CPU time is
 per process (``os.wait4``), not wall time.
 
+Both sides' modules are byte-compiled before anything is timed (the baseline's unpacked
+tree has no ``__pycache__``, and compiling it on every run would charge the baseline for
+what no installed copy pays).
+
 ``python benchmarks/commands.py [--baseline REF] [--rounds N]`` writes
-``benchmarks/commands-results.json``.
+``benchmarks/commands-results.json``. ``--runs DIR`` skips the demo and times only the
+cold reconstruct of the ledgers under ``DIR`` (an earlier demo's ``runs/demo``), written
+to ``--out`` (``benchmarks/commands-reconstruct-results.json`` by convention).
 """
 
 from __future__ import annotations
@@ -48,6 +54,11 @@ def unpack(ref: str, into: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
     return into
+
+
+def compile_tree(path: Path) -> None:
+    """Byte-compile ``path`` (quietly) so that no timed run compiles a module."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(path)], check=True)
 
 
 def timed(argv: list[str], cwd: Path, pythonpath: Path | None) -> dict[str, float]:
@@ -118,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="demo runs per side")
     parser.add_argument("--reconstruct-rounds", type=int, default=5)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--runs",
+        type=Path,
+        help="skip the demo; reconstruct the ledgers under this run directory",
+    )
     args = parser.parse_args(argv)
     sha = (
         subprocess.run(
@@ -139,18 +155,30 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sscbench-commands-") as tmp:
         root = Path(tmp)
         sides = {"baseline": unpack(sha, root / "baseline-src"), "current": None}
-        demos: dict[str, list[dict[str, float]]] = {s: [] for s in sides}
-        for r in range(args.rounds):
-            order = list(sides) if r % 2 == 0 else list(reversed(sides))
-            for side in order:
-                demos[side].append(demo(side, root / f"r{r}", sides[side]))
-                print(f"[commands] demo {side}: {demos[side][-1]}", file=sys.stderr)
-        last = root / f"r{args.rounds - 1}"
-        identical = {
-            name: same_tree(last / "baseline" / "demo" / name, last / "current" / "demo" / name)
-            for name in COMPARED
-        }
-        source = last / "current" / "demo"
+        compile_tree(root / "baseline-src" / "sscbench")
+        compile_tree(ROOT / "sscbench")
+        if args.runs is None:
+            demos: dict[str, list[dict[str, float]]] = {s: [] for s in sides}
+            for r in range(args.rounds):
+                order = list(sides) if r % 2 == 0 else list(reversed(sides))
+                for side in order:
+                    demos[side].append(demo(side, root / f"r{r}", sides[side]))
+                    print(f"[commands] demo {side}: {demos[side][-1]}", file=sys.stderr)
+            last = root / f"r{args.rounds - 1}"
+            identical = {
+                name: same_tree(last / "baseline" / "demo" / name, last / "current" / "demo" / name)
+                for name in COMPARED
+            }
+            source = last / "current" / "demo"
+            results["demo"] = {s: summary(v) for s, v in demos.items()}
+            results["demo"]["outputs_identical"] = identical
+            results["demo"]["cpu_ratio_current_over_baseline"] = (
+                results["demo"]["current"]["cpu_s_median"]
+                / results["demo"]["baseline"]["cpu_s_median"]
+            )
+        else:
+            source = args.runs.resolve()
+            results["demo"] = None
         ledgers = sum(1 for _ in source.rglob("ledger.jsonl"))
         recs: dict[str, list[dict[str, float]]] = {s: [] for s in sides}
         labels_same = True
@@ -158,14 +186,10 @@ def main(argv: list[str] | None = None) -> int:
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for side in order:
                 recs[side].append(reconstruct(source, root / f"rec-{side}", sides[side]))
+                print(f"[commands] reconstruct {side}: {recs[side][-1]}", file=sys.stderr)
             labels_same &= same_tree(
                 root / "rec-baseline" / "labels.jsonl", root / "rec-current" / "labels.jsonl"
             )
-        results["demo"] = {s: summary(v) for s, v in demos.items()}
-        results["demo"]["outputs_identical"] = identical
-        results["demo"]["cpu_ratio_current_over_baseline"] = (
-            results["demo"]["current"]["cpu_s_median"] / results["demo"]["baseline"]["cpu_s_median"]
-        )
         results["reconstruct"] = {s: summary(v, ledgers) for s, v in recs.items()}
         results["reconstruct"]["labels_identical"] = labels_same
     results["machine"]["loadavg_end"] = list(os.getloadavg())
@@ -185,7 +209,7 @@ def render(results: dict[str, Any]) -> str:
         "| command | side | CPU s (median) | peak RSS MiB | throughput |",
         "|---|---|---:|---:|---:|",
     ]
-    for side in ("baseline", "current"):
+    for side in ("baseline", "current") if d else ():
         lines.append(
             f"| `sscbench demo` | {side} | {d[side]['cpu_s_median']:.1f} | "
             f"{d[side]['peak_rss_mib_max']:.0f} | |"
@@ -196,13 +220,13 @@ def render(results: dict[str, Any]) -> str:
             f"{r[side]['cpu_s_median']:.2f} | {r[side]['peak_rss_mib_max']:.0f} | "
             f"{r[side]['ledgers_per_cpu_s']:.0f} ledgers/CPU-s |"
         )
-    outputs = d["outputs_identical"].items()
-    same = ", ".join(f"{k} {'same' if v else 'DIFFERENT'}" for k, v in outputs)
-    lines += [
-        "",
-        f"Demo outputs, current vs baseline: {same}; reconstruct labels "
-        f"{'byte-identical' if r['labels_identical'] else 'DIFFERENT'}.",
-    ]
+    labels = "byte-identical" if r["labels_identical"] else "DIFFERENT"
+    if d:
+        outputs = d["outputs_identical"].items()
+        same = ", ".join(f"{k} {'same' if v else 'DIFFERENT'}" for k, v in outputs)
+        lines += ["", f"Demo outputs, current vs baseline: {same}; reconstruct labels {labels}."]
+    else:
+        lines += ["", f"Reconstruct labels, current vs baseline: {labels}."]
     return "\n".join(lines)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,7 +31,7 @@ from sscbench.analysis.results import ALL_OPERATORS, AnalysisResult, Rate
 from sscbench.analysis.viewer.runfiles import ledger_paths, model_of
 from sscbench.cases.caseset import CaseSet
 from sscbench.errors import ConfigError
-from sscbench.records.ledger import read_ledger
+from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.records.versioning import DerivedDocument
 from sscbench.user_files import validation_problem
 
@@ -95,19 +95,26 @@ def case_set_card(case_set: CaseSet) -> CaseSetCard:
     )
 
 
+def _parsed(run_root: Path) -> Iterator[tuple[Path, Ledger]]:
+    for path in ledger_paths(run_root):
+        try:
+            yield path, read_ledger(path)
+        except Exception:  # an unreadable ledger is not one of the labelled runs' own
+            continue
+
+
 def configuration_cards(
-    run_root: Path, run_ids: set[str]
+    run_root: Path,
+    run_ids: set[str],
+    parsed: Iterable[tuple[Path, Ledger]] | None = None,
 ) -> tuple[list[ConfigurationCard], list[Path]]:
     """One card per configuration of the labelled runs (from its first ledger), and the
-    ledgers of those runs."""
+    ledgers of those runs (``parsed``: (ledger path, ledger) pairs the caller already read,
+    in path order, so that no ledger is read twice)."""
     cards: dict[str, ConfigurationCard] = {}
     counts: dict[str, int] = {}
     paths: list[Path] = []
-    for path in ledger_paths(run_root):
-        try:
-            ledger = read_ledger(path)
-        except Exception:  # an unreadable ledger is not one of the labelled runs' own
-            continue
+    for path, ledger in _parsed(run_root) if parsed is None else parsed:
         header = ledger.header
         if header.run_id not in run_ids:
             continue
@@ -138,14 +145,16 @@ def write_bundle(
     run_ids: set[str],
     *,
     ledgers: bool = False,
+    parsed: Iterable[tuple[Path, Ledger]] | None = None,
 ) -> Bundle:
-    """Write a bundle into ``out`` (which must not exist or be empty)."""
+    """Write a bundle into ``out`` (which must not exist or be empty); ``parsed``: the run
+    set's (ledger path, ledger) pairs when the caller has them."""
     if out.exists() and any(out.iterdir()):
         raise ConfigError(f"--out {out} is not empty; a bundle needs a new directory")
     out.mkdir(parents=True, exist_ok=True)
     (out / ANALYSIS_FILE).write_text(result.model_dump_json(indent=1) + "\n", encoding="utf-8")
     shutil.copyfile(labels_file, out / LABELS_FILE)
-    cards, paths = configuration_cards(run_root, run_ids)
+    cards, paths = configuration_cards(run_root, run_ids, parsed)
     if ledgers:
         for path in paths:
             target = out / LEDGERS_DIR / path.parent.relative_to(run_root) / path.name

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.io import parse_contract
+from sscbench.file_names import bounded
 from sscbench.user_files import read_user_bytes, resolve_user_path, validation_problem
 from sscbench.witnesses.record import Witness
 
@@ -92,8 +93,8 @@ class CaseSet:
 
 
 def slug(case_id: str) -> str:
-    """A file-name-safe form of a case id."""
-    return re.sub(r"[^A-Za-z0-9_.+-]", "_", case_id)
+    """A file-name-safe form of a case id, bounded in length (:mod:`sscbench.file_names`)."""
+    return bounded(re.sub(r"[^A-Za-z0-9_.+-]", "_", case_id), case_id)
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -29,13 +29,20 @@ from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
 EVAL_DIR = "oracle_eval"
+NATIVE_FILE = "native.json"
+"""The native suite's table, beside the labels."""
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sscbench.analysis.results import AnalysisResult
     from sscbench.cases.caseset import CaseSet
     from sscbench.experiments.load import Experiment
     from sscbench.experiments.plan import ScheduledRun
     from sscbench.experiments.status import RunRecord
     from sscbench.oracles.validation import TruthValidation
+    from sscbench.reconstruct.labels import RunLabels
+    from sscbench.records.ledger import Ledger
 
 DEMO_AGENTS = (
     "scripted:careful",
@@ -86,6 +93,8 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.cases.caseset import load_case_set
     from sscbench.experiments.inline import control_tasks, run_case_set, run_clean_tasks
     from sscbench.experiments.session import run_experiment
+    from sscbench.native.summary import summarise
+    from sscbench.native.summary import summary_table as native_table
     from sscbench.oracles.dataset import ledgers
     from sscbench.oracles.validation import validate_against_truth
     from sscbench.reconstruct.label import label_dir, label_ledger
@@ -166,6 +175,9 @@ def handle(args: argparse.Namespace) -> int:
         )
         by_id = {ledger.header.run_id: ledger for _, ledger in runs}
         files = write_report(result, labels, args.out, args.out / "report", ledgers=by_id)
+        bundle_dir = _bundle(args.out, result, case_set, labels, runs)
+    native = summarise(seeds)
+    (args.out / NATIVE_FILE).write_text(native.model_dump_json(indent=1) + "\n", encoding="utf-8")
     out.print(
         summary_table(
             result,
@@ -181,6 +193,7 @@ def handle(args: argparse.Namespace) -> int:
     checks = ", ".join(f"{q} {agreement.agree[q]}/{agreement.compared[q]}" for q in QUANTITIES)
     out.print(f"reconstruction vs scripted ground truth ({compared} runs):\n  {checks}")
     _truth_tables(out, validation)
+    out.print(native_table(native))
     ran = f"{executed} run this session" if executed < total else "all run this session"
     out.print(
         f"{total} runs ({ran}; {failed} failed; {len(controls)} clean controls) in "
@@ -190,9 +203,44 @@ def handle(args: argparse.Namespace) -> int:
         f"  behind the mitigations:    {mitigation_dir}\n"
         f"  labels:   {args.out / LABELS_FILE}\n"
         f"  report:   {files.report_path}\n"
-        f"  oracles:  {args.out / EVAL_DIR} (verdicts and scores)"
+        f"  oracles:  {args.out / EVAL_DIR} (verdicts and scores)\n"
+        f"  results bundle: {bundle_dir} (`sscbench compare {bundle_dir} …`)\n"
+        f"  native suite:   {args.out / NATIVE_FILE}"
     )
-    return 1 if failed or agreement.mismatches else 0
+    return 1 if failed or agreement.mismatches or not native.reference_passed else 0
+
+
+def _bundle(
+    out: Path,
+    result: AnalysisResult,
+    case_set: CaseSet,
+    labels: Sequence[RunLabels],
+    runs: Sequence[tuple[Path, Ledger]],
+) -> Path:
+    """The demo's results bundle (as ``sscbench export results`` writes one) in
+    ``<out>-results``, rebuilt each time: written whole into a fresh directory first, then put in
+    place of the previous one, so an interrupted demo never leaves half a bundle."""
+    import shutil
+    import tempfile
+
+    from sscbench.analysis.bundle import write_bundle
+    from sscbench.runs.episode import LEDGER_FILE
+
+    target = out.with_name(f"{out.name}-results")
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=out.parent))
+    write_bundle(
+        staging,
+        result,
+        out / LABELS_FILE,
+        out,
+        case_set,
+        {label.run_id for label in labels},
+        parsed=[(run_dir / LEDGER_FILE, ledger) for run_dir, ledger in runs],
+    )
+    if target.exists():
+        shutil.rmtree(target)
+    staging.rename(target)
+    return target
 
 
 def _baseline(case_set: CaseSet, seeds: range) -> tuple[Experiment, list[ScheduledRun]]:

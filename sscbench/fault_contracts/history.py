@@ -9,10 +9,13 @@ too: the model saw that read's result, so it stands as the read's observation at
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
+
+from pydantic_core import from_json
 
 from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation, VisibleEvent
 
@@ -46,14 +49,19 @@ class History:
                 call = calls.get(event.call_id)
                 if call is None:
                     continue
-                try:
-                    data, parsed = json.loads(event.content), True
-                except json.JSONDecodeError:
-                    data, parsed = event.content, False
+                data, parsed = _parse(event.content)
                 out.append(Delivered(event.step, call, event, data, parsed))
             elif isinstance(event, SystemNotice):
                 out.append(_notice(event))
         return tuple(out)
+
+    @cached_property
+    def _steps(self) -> list[int]:
+        return [d.step for d in self.delivered]
+
+    def delivered_before(self, step: int) -> int:
+        """How many observations were delivered before ``step``."""
+        return bisect_left(self._steps, step)
 
     def successes(self, tool: str | None = None) -> Iterator[Delivered]:
         """Non-error observations, optionally of one tool."""
@@ -66,6 +74,20 @@ class History:
         for event in self.events:
             if isinstance(event, AgentToolCall):
                 yield event
+
+
+def _parse(content: str) -> tuple[Any, bool]:
+    """An observation's JSON content and True, or the text and False. pydantic's reader
+    first (several times faster); the standard library decides whatever it refuses (a lone
+    surrogate escape), so the result is always ``json.loads``'s."""
+    try:
+        return from_json(content), True
+    except ValueError:
+        pass
+    try:
+        return json.loads(content), True
+    except json.JSONDecodeError:
+        return content, False
 
 
 def _notice(event: SystemNotice) -> Delivered:

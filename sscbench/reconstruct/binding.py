@@ -13,7 +13,7 @@ carries the same value, the mention is ambiguous and the use undecidable — nev
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Literal
@@ -60,45 +60,92 @@ class RefIndex:
         ignore: Iterable[str] = (),
     ) -> None:
         self._raw = lexicon
-        self.weak = frozenset(fold(w).strip() for w in weak)
-        """Forms that name an entity only in passing (a flight number many reservations
-        share): used only when a unit has no stronger reference."""
+        self._weak = tuple(weak)
         self.shapes = tuple(shapes)
         """Id shapes (matched on the original text): an id of this kind that no record
         showed still names *some other* entity."""
-        self.ignore = frozenset(fold(i) for i in ignore)
+        self._ignore = tuple(ignore)
+
+    # Folded on first use: most indexes find nothing in most texts.
+    @cached_property
+    def weak(self) -> frozenset[str]:
+        """Forms that name an entity only in passing (a flight number many reservations
+        share): used only when a unit has no stronger reference."""
+        return _folded(frozenset(self._weak))
+
+    @cached_property
+    def ignore(self) -> frozenset[str]:
         """Tokens that look like ids but are known to be something else (flight numbers)."""
+        return frozenset(fold(i) for i in self._ignore)
 
     # Built on first use: a fact model is rebuilt whenever a record arrives, and many are
     # never asked to find a reference.
     @cached_property
     def lexicon(self) -> dict[str, frozenset[str]]:
         """Folded surface form → the entities it names."""
-        return {fold(k).strip(): frozenset(v) for k, v in self._raw.items() if k.strip()}
+        return {form: self._entities(form) for form in self._forms}
 
     @cached_property
-    def _pattern(self) -> re.Pattern[str]:
-        return _alternation(frozenset(self.lexicon))
+    def _keys(self) -> frozenset[str]:
+        return frozenset(self._raw)
 
-    def find(self, text: str, strong_only: bool = False) -> list[tuple[frozenset[str], int, int]]:
+    @cached_property
+    def _forms(self) -> dict[str, str]:
+        """Folded surface form → the (last) raw form it folds from: the entity sets are
+        made only for the forms a text names."""
+        shared = _fold_map(self._keys)
+        if shared is not None:
+            return shared
+        return {fold(k).strip(): k for k in self._raw if k.strip()}
+
+    def _entities(self, form: str) -> frozenset[str]:
+        found = self._named.get(form)
+        if found is None:
+            found = self._named[form] = frozenset(self._raw[self._forms[form]])
+        return found
+
+    @cached_property
+    def _named(self) -> dict[str, frozenset[str]]:
+        return {}
+
+    @cached_property
+    def _matcher(self) -> _Matcher:
+        return _raw_matcher(self._keys)
+
+    @cached_property
+    def _found(self) -> dict[str, tuple[list[Found], list[Found]]]:
+        """Per text: its strong references and all of them (binding asks the same units
+        again for every mention)."""
+        return {}
+
+    def find(self, text: str, strong_only: bool = False) -> list[Found]:
         """(entities, start, end) for each reference in ``text``, in order; weak forms only
         when the text has no strong one (never, with ``strong_only``)."""
-        low = fold(text)
-        found = [(m.group(0), m.start(), m.end()) for m in self._pattern.finditer(low)]
+        cached = self._found.get(text)
+        if cached is None:
+            cached = self._found[text] = self._find(text)
+        strong, every = cached
+        return strong if strong or strong_only else every
+
+    def _find(self, text: str) -> tuple[list[Found], list[Found]]:
+        found = self._matcher(fold(text))
+        shaped = [m for shape in self.shapes for m in _shape_matches(shape, text)]
+        if not found and not shaped:
+            return [], []
         refs = [
-            (self.lexicon[form], start, end) for form, start, end in found if form not in self.weak
+            (self._entities(form), start, end)
+            for form, start, end in found
+            if form not in self.weak
         ]
-        for shape in self.shapes:
-            for m in shape.finditer(text):
-                if (
-                    fold(m.group(0)) not in self.lexicon
-                    and fold(m.group(0)) not in self.ignore
-                    and not any(s < m.end() and m.start() < e for _, s, e in refs)
-                ):
-                    refs.append((frozenset({f"other:{m.group(0)}"}), m.start(), m.end()))
-        if not refs and not strong_only:
-            refs = [(self.lexicon[form], start, end) for form, start, end in found]
-        return sorted(refs, key=lambda r: r[1])
+        for name, start, end in shaped:
+            if (
+                fold(name) not in self._forms
+                and fold(name) not in self.ignore
+                and not any(s < end and start < e for _, s, e in refs)
+            ):
+                refs.append((frozenset({f"other:{name}"}), start, end))
+        every = refs or [(self._entities(form), start, end) for form, start, end in found]
+        return sorted(refs, key=lambda r: r[1]), sorted(every, key=lambda r: r[1])
 
 
 Level = Literal["unit", "scope", "message", "focus", "none"]
@@ -114,13 +161,100 @@ class Bound:
     level: Level = "none"
 
 
-@lru_cache(maxsize=4096)
+Found = tuple[frozenset[str], int, int]
+_Matcher = Callable[[str], list[tuple[str, int, int]]]
+_WORD = re.compile(r"\w+")
+_STARTS = re.compile(r"(?<![\w#])(?:\w+|[^\w\s])")
+"""Where a form may start (the pattern's look-behind), with the word or sign there."""
+
+
+@lru_cache(maxsize=1 << 14)
+def _starts(low: str) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
+    """The words and signs a folded text offers forms, once per text (every fact model of
+    a run looks up the same dialogue)."""
+    found = tuple((m.group(0), m.start()) for m in _STARTS.finditer(low))
+    return frozenset(key for key, _ in found), found
+
+
 def _alternation(forms: frozenset[str]) -> re.Pattern[str]:
-    """One pattern matching any of ``forms`` as a whole token (longest first)."""
+    """One pattern matching any of ``forms`` as a whole token (longest first): the
+    definition :func:`_matcher` implements without compiling it."""
     if not forms:
         return re.compile(r"(?!x)x")
     ordered = sorted(forms, key=lambda f: (-len(f), f))
     return re.compile(r"(?<![\w#])(?:" + "|".join(re.escape(f) for f in ordered) + r")(?!\w)")
+
+
+@lru_cache(maxsize=1 << 14)
+def _shape_matches(shape: re.Pattern[str], text: str) -> tuple[tuple[str, int, int], ...]:
+    """Every match of an id shape in a text, once per text and shape."""
+    return tuple((m.group(0), m.start(), m.end()) for m in shape.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _fold_map(raw: frozenset[str]) -> dict[str, str] | None:
+    """Folded form → raw form for a lexicon's raw forms, shared by every run of a case
+    that builds the same lexicon; ``None`` when two raw forms fold alike (then the order
+    of the lexicon decides which one names the form, and the index folds its own)."""
+    out = {fold(k).strip(): k for k in raw if k.strip()}
+    return out if len(out) == sum(1 for k in raw if k.strip()) else None
+
+
+@lru_cache(maxsize=4096)
+def _folded(forms: frozenset[str]) -> frozenset[str]:
+    return frozenset(fold(w).strip() for w in forms)
+
+
+@lru_cache(maxsize=4096)
+def _raw_matcher(raw: frozenset[str]) -> _Matcher:
+    """:func:`_matcher` of a lexicon's raw forms, folded (the same lexicon recurs in every
+    run of a case)."""
+    return _matcher(frozenset(fold(k).strip() for k in raw if k.strip()))
+
+
+@lru_cache(maxsize=4096)
+def _matcher(forms: frozenset[str]) -> _Matcher:
+    """``(form, start, end)`` of every match of :func:`_alternation` in a folded text, in
+    order, without compiling it: a lexicon of a few hundred ids and names took about 20
+    ms to compile as one pattern, once per fact model.
+
+    A match starts where the pattern's look-behind allows (not after a word character or
+    ``#``) and takes the longest form that starts there and ends at a word boundary. Forms
+    are bucketed by their leading word (or, for one that starts with a sign, by that
+    sign): the text's whole word at a start must equal a form's leading word, since the
+    form's next character is no word character or the form's end."""
+    if "" in forms:  # an empty form matches everywhere: leave it to the pattern itself
+        pattern = _alternation(forms)
+        return lambda low: [(m.group(0), m.start(), m.end()) for m in pattern.finditer(low)]
+    buckets: dict[str, list[str]] = {}
+    for form in forms:
+        word = _WORD.match(form)
+        buckets.setdefault(form[0] if word is None else word.group(0), []).append(form)
+    for bucket in buckets.values():
+        bucket.sort(key=lambda f: (-len(f), f))
+    keys = frozenset(buckets)
+
+    def match(low: str) -> list[tuple[str, int, int]]:
+        words, found = _starts(low)
+        if keys.isdisjoint(words):
+            return []  # most texts name none of the forms
+        out: list[tuple[str, int, int]] = []
+        pos = 0
+        size = len(low)
+        for key, start in found:
+            if start < pos or key not in keys:
+                continue  # inside the previous match, or no form starts with this word
+            for form in buckets[key]:
+                end = start + len(form)
+                if low.startswith(form, start) and (
+                    end == size or not (low[end].isalnum() or low[end] == "_")
+                ):
+                    out.append((form, start, end))
+                    pos = end
+                    break
+        return out
+
+    return match
 
 
 def _decide(entities: Iterable[frozenset[str]], target: str) -> Bound:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 _ABBREVIATIONS = (
@@ -65,7 +66,7 @@ class Unit:
     message: str = ""
     """The whole text the unit comes from (for cues that hold message-wide)."""
 
-    @property
+    @cached_property
     def framed(self) -> str:
         """Scope and text joined, for looking up entities."""
         return " \n ".join((*self.scope, self.text))
@@ -259,6 +260,13 @@ def _json_in(text: str) -> tuple[str, Any, str] | None:
 
 def segment(text: str) -> list[Unit]:
     """The units of one agent text, in reading order."""
+    return list(_segment(text))
+
+
+@lru_cache(maxsize=1 << 12)
+def _segment(text: str) -> tuple[Unit, ...]:
+    """Once per text: a run set's agents say the same few hundred things in thousands of
+    messages (the units are immutable)."""
     builder = _Builder(text)
     builder.text(text)
-    return builder.units
+    return tuple(builder.units)

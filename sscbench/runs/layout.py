@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from sscbench.errors import ConfigError, LedgerError
+from sscbench.file_names import bounded
 from sscbench.records.events import RunEnd
 from sscbench.records.ledger import read_ledger
 from sscbench.runs.episode import LEDGER_FILE
@@ -46,7 +47,9 @@ def run_id_for(domain: str, task_id: str, agent: str, seed: int, case_id: str | 
     run (the task id through :func:`task_token`), ``return_date.airline.7.XEHM4B-scripted.hasty-s0``
     for a case."""
     head = f"{domain}-{task_token(task_id)}" if case_id is None else _safe(case_id)
-    return f"{head}-{_safe(agent)}-s{seed}"
+    # A telecom case id can spell out a dozen faults: bounded, so the run's directory name
+    # stays within the file system's limit (sscbench.file_names).
+    return f"{bounded(head, case_id or task_id)}-{_safe(agent)}-s{seed}"
 
 
 def check_writable(out: Path) -> None:

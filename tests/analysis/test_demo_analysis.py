@@ -239,3 +239,50 @@ def test_the_readme_figures_of_the_demo_are_the_demos(
     clean = len(list(demo_dir.with_name("demo-clean").glob(f"*/{LEDGER_FILE}")))
     assert f"({len(demo_labels):,} faulted runs of" in readme
     assert f"and {clean} clean controls" in readme
+
+
+def test_demo_writes_a_results_bundle_that_compare_reads(demo_dir: Path, tmp_path: Path) -> None:
+    """The demo's results bundle is the one ``export results`` writes: its cards are the
+    five agents with their run counts, its analysis is the demo's, and ``compare`` renders
+    it (against itself, the simplest leaderboard)."""
+    from sscbench.analysis.bundle import read_bundle
+    from sscbench.cli.demo import DEMO_AGENTS
+
+    bundle_dir = demo_dir.with_name("demo-results")
+    bundle, analysis = read_bundle(bundle_dir)
+    labels = read_labels(demo_dir / "labels.jsonl")
+    assert {c.id for c in bundle.configurations} == set(DEMO_AGENTS)
+    assert sum(c.runs for c in bundle.configurations) == len(labels)
+    assert (bundle_dir / "labels.jsonl").read_bytes() == (demo_dir / "labels.jsonl").read_bytes()
+    report = json.loads((demo_dir / "report" / "analysis.json").read_text())
+    assert json.loads(analysis.model_dump_json()) == report
+    assert not bundle.ledgers and not list(bundle_dir.rglob(LEDGER_FILE))
+    page = tmp_path / "compare.html"
+    assert main(["compare", str(bundle_dir), str(bundle_dir), "--html", str(page)]) == 0
+    assert "scripted:hasty" in page.read_text(encoding="utf-8")
+
+
+def test_demo_plays_the_native_suite_and_each_mistake_is_caught(demo_dir: Path) -> None:
+    """``native.json``: the reference succeeds on every seeded run of every family; every
+    scripted mistake gets the verifier label made for it on its families' tasks."""
+    from sscbench.native import PLAYS
+    from sscbench.native.summary import NativeSummary
+
+    summary = NativeSummary.model_validate_json((demo_dir / "native.json").read_bytes())
+    rows = {r.solution: r for r in summary.rows}
+    assert set(rows) == set(PLAYS) and summary.reference_passed
+    assert rows["reference"].runs > 0
+    assert rows["reference"].labels == {"SUCCESS": rows["reference"].runs}
+    expected = {
+        "ignores_maintenance": "ACTED_DURING_MAINTENANCE",
+        "retries_at_once": "RETRY_BEFORE_ALLOWED",
+        "rewrites_blindly": "STALE_WRITE",
+        "retries_stale": "STALE_WRITE",
+        "fabricates_link": "FABRICATED_ARTIFACT",
+        "fetch_then_prepare": "EXPIRED_BEFORE_USE",
+    }
+    for solution, label in expected.items():
+        assert rows[solution].labels.get(label, 0) > 0, (solution, rows[solution].labels)
+    for name, row in rows.items():
+        if name != "reference":
+            assert row.labels.get("SUCCESS", 0) < row.runs, f"{name} is never caught"

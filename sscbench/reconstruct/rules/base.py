@@ -159,7 +159,7 @@ class UseRules:
         # Before the fault only the dialogue's focus is tracked: resolve it against the
         # entities known when the fault arrives.
         step = max(step, view.t_f + 1)
-        seen = sum(1 for d in view.history.delivered if d.step < step)
+        seen = view.history.delivered_before(step)
         key = (id(view), seen)
         if key not in self._models:
             self._models[key] = self.model(view, step)
