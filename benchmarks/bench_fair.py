@@ -26,6 +26,7 @@ import gc
 import os
 import resource
 import shutil
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -186,6 +187,28 @@ def fs_probe(root: Path, n: int = 200) -> float:
     return cpu / n * 1e3
 
 
+def file_system(path: Path) -> dict[str, str]:
+    """The mount a path lives on and its type (``tmpfs`` is memory; anything else is taken
+    for a disk), from ``/proc/mounts``: creating a run's files costs about ten times more
+    on this machine's disk than on tmpfs, so every P8 figure says which it was."""
+    target = str(path.resolve())
+    best = ("", "unknown", "unknown")
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        mounts = []
+    for line in mounts:
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        point = parts[1].replace("\\040", " ")
+        inside = target == point or target.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best[0]):
+            best = (point, parts[2], parts[0])
+    kind = "tmpfs (memory)" if best[1] in ("tmpfs", "ramfs") else f"{best[1]} (disk)"
+    return {"mount": best[0], "fs_type": best[1], "device": best[2], "kind": kind}
+
+
 def summarize(runs: list[dict[str, Any]], n: int) -> dict[str, Any]:
     """Median episodes per CPU-second (and wall) over rounds."""
     cpu = [n / r["cpu"] for r in runs]
@@ -207,8 +230,11 @@ def run_p8(rounds: int, scratch: Path | None) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="sscbench-p8-", dir=scratch))
     result: dict[str, Any] = {
         "scratch_dir": str(base.parent),
+        "scratch_fs": file_system(base),
         "fs_probe_cpu_ms_per_run_dir": fs_probe(base),
     }
+    fs = result["scratch_fs"]
+    print(f"[bench] P8 run directories under {base.parent}: {fs['kind']}", file=sys.stderr)
     try:
         for d in DOMAINS:  # cold pass: plan compilation, digests, caches
             ours_round(d, peers[d].tasks, base, f"cold-{d}")

@@ -287,7 +287,10 @@ def p8_lines(p8: dict[str, Any]) -> list[str]:
             )
     lines += [
         "",
-        f"Run directories under `{p8['scratch_dir']}`: making one with three small files costs "
+        f"Run directories under `{p8['scratch_dir']}`, on "
+        f"{p8.get('scratch_fs', {}).get('kind', 'an unknown file system')} "
+        f"(mount `{p8.get('scratch_fs', {}).get('mount', '?')}`): making one with three small "
+        "files costs "
         f"{p8['fs_probe_cpu_ms_per_run_dir']:.3f} CPU ms there. Peak RSS of the process: "
         f"{p8['peak_rss_mib_process']:.0f} MiB. Per-round ratios: "
         + "; ".join(

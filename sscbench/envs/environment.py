@@ -24,6 +24,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from sscbench.envs.calls import RAW_ARGUMENTS, Observation, ToolCall, arguments_error
 from sscbench.envs.clock import VirtualClock
 from sscbench.envs.domain import Domain, bare_toolkit, load_domain
@@ -97,6 +99,46 @@ def _to_json_str() -> Any:
     return Environment.to_json_str
 
 
+class _BaseJson:
+    """The JSON text of the domain's *base* entities, each computed once per process.
+
+    A read that returns an entity the episode has not copied returns the base object
+    itself, which no episode ever changes (copy on write), so its text is the same in every
+    run. An entity is recognised by identity among the base database's own objects; a
+    copied (owned) one, which an episode may change, is converted on every call.
+    """
+
+    def __init__(self, base_db: Any, collections: tuple[str, ...]) -> None:
+        self._ids = {
+            id(entity)
+            for name in collections
+            if isinstance(getattr(base_db, name, None), dict)
+            for entity in getattr(base_db, name).values()
+        }
+        self._texts: dict[int, str] = {}
+
+    def text(self, result: Any, to_json: Any) -> str:
+        key = id(result)
+        if key not in self._ids:
+            return str(to_json(result))
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = to_json(result)
+        return found
+
+
+_BASE_JSON: dict[int, tuple[Any, _BaseJson]] = {}
+"""By the base database's identity (the database is held, so its identity stays its own)."""
+
+
+def _base_json(domain: Domain) -> _BaseJson:
+    found = _BASE_JSON.get(id(domain.base_db))
+    if found is None or found[0] is not domain.base_db:
+        found = (domain.base_db, _BaseJson(domain.base_db, domain.collections))
+        _BASE_JSON[id(domain.base_db)] = found
+    return found[1]
+
+
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -150,6 +192,7 @@ class EpisodeEnvironment:
         self._kinds = tool_kinds(domain.name)
         self._user_kinds = user_tool_kinds(domain.name)
         self._to_json = _to_json_str()
+        self._base_texts = _base_json(self.domain)
         self._read_only = False
         spec = intervention.clock_spec if isinstance(intervention, HasClock) else None
         self.clock = None if spec is None else VirtualClock(spec, self._kinds)
@@ -216,6 +259,7 @@ class EpisodeEnvironment:
         fork._kinds = self._kinds
         fork._user_kinds = self._user_kinds
         fork._to_json = self._to_json
+        fork._base_texts = self._base_texts
         fork._read_only = True
         fork.clock = copy.deepcopy(self.clock)
         return fork
@@ -418,7 +462,10 @@ class EpisodeEnvironment:
                 raise HarnessError(f"harness failure while running {call.name}: {exc!r}") from exc
             result = f"Error: {exc}"
             error = True
-        content = self._to_json(result)
+        if isinstance(result, BaseModel) and not error:
+            content = self._base_texts.text(result, self._to_json)
+        else:
+            content = self._to_json(result)
         return Observation(call_id=call.id, content=content, error=error)
 
     def state_hash(self) -> str:

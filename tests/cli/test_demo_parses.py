@@ -30,6 +30,7 @@ def test_the_demo_reads_each_ledger_once(
     opened: Counter[tuple[str, str]] = Counter()  # (stage, ledger) opened for reading
     parsed: Counter[tuple[str, str]] = Counter()  # (stage, ledger) parsed as a ledger
     real_phase, real_open, real_iter = heartbeat.phase, io.open, ledger_module.iter_jsonl
+    real_fast = ledger_module._read_fast
 
     def phase(name: str, total: int | None = None) -> None:
         stage[0] = name.split()[0]  # running / labelling / validating
@@ -42,13 +43,20 @@ def test_the_demo_reads_each_ledger_once(
         return handle
 
     def counting_iter(path: Path, data: bytes | None = None) -> Any:
-        if path.name == LEDGER_FILE:
+        if path.name == LEDGER_FILE:  # the defining reader (or the fast one's fallback)
             parsed[(stage[0], str(path))] += 1
         return real_iter(path, data)
+
+    def counting_fast(path: Path, data: bytes) -> Any:
+        ledger = real_fast(path, data)
+        if ledger is not None:  # else read_ledger goes on to iter_jsonl, counted there
+            parsed[(stage[0], str(path))] += 1
+        return ledger
 
     monkeypatch.setattr(heartbeat, "phase", phase)
     monkeypatch.setattr(io, "open", counting_open)
     monkeypatch.setattr(ledger_module, "iter_jsonl", counting_iter)
+    monkeypatch.setattr(ledger_module, "_read_fast", counting_fast)
     out = tmp_path / "demo"
     assert main(["demo", "--cases", str(small_cases), "--seeds", "1", "--out", str(out)]) == 0
 

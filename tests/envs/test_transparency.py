@@ -107,3 +107,35 @@ def test_unknown_tool_and_bad_arguments_error_like_tau2() -> None:
         expected = raw.get_response(Tau2ToolCall(id=str(i), name=name, arguments=args))
         got = ours.execute(ToolCall(id=str(i), name=name, arguments=args), i)
         assert (got.content, got.error) == (expected.content, expected.error), name
+
+
+def test_a_base_entitys_text_is_reused_and_a_changed_ones_is_not() -> None:
+    """Reads of an entity no episode has copied reuse its text; once a write copies and
+    changes it, every read shows the change, also after a second change of the copy."""
+    from tau2.environment.environment import Environment
+
+    def read(env: EpisodeEnvironment, n: int) -> str:
+        call = ToolCall(id=f"r{n}", name="get_user_details", arguments={"user_id": user})
+        return env.execute(call, step=n).content
+
+    loaded = load_domain("retail")
+    user = next(iter(loaded.base_db.users))
+    fresh = Environment.to_json_str(loaded.base_db.users[user])
+    first, second = EpisodeEnvironment.open("retail"), EpisodeEnvironment.open("retail")
+    assert read(first, 0) == read(second, 0) == fresh
+    for n, city in enumerate(("Springfield", "Shelbyville"), start=1):
+        address = {
+            "address1": f"{n} Main St",
+            "address2": "",
+            "city": city,
+            "state": "IL",
+            "country": "USA",
+            "zip": "62701",
+        }
+        write = ToolCall(
+            id=f"w{n}", name="modify_user_address", arguments={"user_id": user, **address}
+        )
+        first.execute(write, step=10 + n)
+        shown = read(first, 20 + n)
+        assert city in shown and shown == Environment.to_json_str(first.state.db.users[user])
+    assert read(second, 30) == fresh  # the other episode still sees the base

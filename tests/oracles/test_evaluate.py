@@ -214,18 +214,27 @@ def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
         assert main(["reconstruct", str(faulted)]) == 0
     parsed: Counter[str] = Counter()
     labelled: Counter[str] = Counter()
-    real_read, real_label = ledger_module._read_fast, label_module.label_ledger
+    real_iter, real_label = ledger_module.iter_jsonl, label_module.label_ledger
 
-    def counting_read(path: Path, data: bytes) -> Any:  # every read_ledger starts here
-        if path.name == "ledger.jsonl":
+    def counting_iter(path: Path, data: bytes | None = None) -> Any:
+        if path.name == "ledger.jsonl":  # the defining reader (or the fast one's fallback)
             parsed[str(path.parent)] += 1
-        return real_read(path, data)
+        return real_iter(path, data)
+
+    real_fast = ledger_module._read_fast
+
+    def counting_fast(path: Path, data: bytes) -> Any:
+        ledger = real_fast(path, data)
+        if ledger is not None:  # else read_ledger goes on to iter_jsonl, counted there
+            parsed[str(path.parent)] += 1
+        return ledger
 
     def counting_label(run_dir: Path, ledger: Any, *args: Any, **kwargs: Any) -> Any:
         labelled[str(run_dir)] += 1
         return real_label(run_dir, ledger, *args, **kwargs)
 
-    monkeypatch.setattr(ledger_module, "_read_fast", counting_read)
+    monkeypatch.setattr(ledger_module, "iter_jsonl", counting_iter)
+    monkeypatch.setattr(ledger_module, "_read_fast", counting_fast)
     monkeypatch.setattr(label_module, "label_ledger", counting_label)
     for module in ("sscbench.oracles.dataset", "sscbench.oracles.stream"):
         __import__(module)

@@ -115,6 +115,20 @@ def scalar_forms(value: Any) -> list[str]:
 
 def find_scalar(unit_text: str, value: Any, year: int) -> list[Mention]:
     """Mentions of a scalar record value in text, in the form its kind takes."""
+    try:
+        return list(_find_scalar(unit_text, type(value).__name__, value, year))
+    except TypeError:  # an unhashable value (a list leaf): not cached
+        return _find_scalar_in(unit_text, value, year)
+
+
+@lru_cache(maxsize=1 << 15)
+def _find_scalar(unit_text: str, kind: str, value: Any, year: int) -> tuple[Mention, ...]:
+    """:func:`find_scalar` once per text and value (the runs of a case say the same texts
+    about the same values; ``kind`` keeps 1, 1.0 and True apart)."""
+    return tuple(_find_scalar_in(unit_text, value, year))
+
+
+def _find_scalar_in(unit_text: str, value: Any, year: int) -> list[Mention]:
     text = str(value)
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
         return [m for m in find_dates(unit_text, year) if m.form == "full" and m.value == text]

@@ -75,7 +75,8 @@ class ToolDefectRules(GenericRules):
                 return []  # a leaf of a planned write's arguments
             spans = [(m.start(), m.end()) for m in names.finditer(unit.text)]
             spans += [_arguments_after(unit.text, end) for _, end in spans]
-            found = generic.find(unit) + _bag_counts(unit, leaves, generic.find(unit))
+            plain = generic.find(unit)
+            found = plain + _bag_counts(unit, leaves, plain)
             if PLAN.search(fold(unit.text)):  # "I will change the address to …": a request
                 found = [vm for vm in found if vm.which != "v_prime"]
             if self.effect and _plans_a_write(unit, names):
