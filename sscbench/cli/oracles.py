@@ -110,6 +110,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         comparison_record,
         comparison_table,
     )
+    from sscbench.reconstruct.run_set import RULES, labels_classifier
     from sscbench.user_files import check_output_dir
 
     out: Path = args.out or args.rundir / "oracle_eval"
@@ -124,6 +125,9 @@ def handle_evaluate(args: argparse.Namespace) -> int:
     settings = [oracle_setting(name) for name in names]
     judge_params = _judge_params(args.judge_param, out)
     labels = _labels(args.rundir)
+    # The reconstructor oracle is the operators' rules: it takes labels.jsonl's labels only
+    # when the rules made them, and labels the runs itself after `--classifier llm`.
+    rules = labels is None or labels_classifier(args.rundir / LABELS_FILE) == RULES
     console = make_console()
     started = time.perf_counter()
     judges = []
@@ -133,7 +137,7 @@ def handle_evaluate(args: argparse.Namespace) -> int:
         except OracleUnavailable as exc:
             judges.append(Judge(name, setting, None, skipped=str(exc)))
             continue
-        judges.append(Judge(name, setting, oracle))
+        judges.append(Judge(name, setting, oracle, reuse_labels=rules))
     try:
         shown = SHOWN if args.reference == "truth" else None
         found = evaluate_streaming(args.rundir, args.reference, args.clean, judges, labels, shown)

@@ -189,7 +189,7 @@ def handle(args: argparse.Namespace) -> int:
 
         agreement = Agreement()
     compared = 0
-    with LabelsWriter(out, root) as writer:
+    with LabelsWriter(out, root, classifier=args.classifier) as writer:
         for run_dir, ledger, label, problem in runs:
             if label is None:
                 problems.append(str(problem))

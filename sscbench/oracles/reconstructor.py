@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History
 from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
-from sscbench.reconstruct.label import fault_step, label_run
+from sscbench.reconstruct.label import fault_step, label_ledger
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.episode import HIDDEN_FILE
 
@@ -45,7 +45,9 @@ class ReconstructorOracle:
             if step is None or not _confirmed_deliveries(trajectory):
                 return Verdict(adopted=False, reason="no fault delivery (intervention log)")
             return Verdict(adopted=None, reason=f"a clean run's log shows a fault at {step}")
-        labels = self._known.get(trajectory.ledger.header.run_id) or label_run(trajectory.run_dir)
+        labels = self._known.get(trajectory.ledger.header.run_id) or label_ledger(
+            trajectory.run_dir, trajectory.ledger
+        )
         if labels.triggered is False:
             return Verdict(adopted=False, reason="not triggered: " + labels.triggered_reason)
         t_u = labels.t_u.step if labels.t_u.status == "found" else None

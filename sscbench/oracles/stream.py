@@ -69,6 +69,9 @@ class Judge:
     setting: OracleSetting
     oracle: Oracle | None
     skipped: str | None = None
+    reuse_labels: bool = True
+    """Whether the reconstructor oracle may take the run's automatic labels: only when the
+    operators' rules made them (not an LLM classifier's labels from ``labels.jsonl``)."""
     counts: StratifiedCounts = field(init=False)
     _spool: IO[str] | None = field(init=False, default=None)
 
@@ -85,7 +88,7 @@ class Judge:
         scope = self.setting.scope
         if scope and item.reference.operator not in scope:
             return
-        if isinstance(self.oracle, ReconstructorOracle) and label is not None:
+        if isinstance(self.oracle, ReconstructorOracle) and label is not None and self.reuse_labels:
             self.oracle.reuse({label.run_id: label})
         try:
             verdict = self.oracle.judge(item.trajectory)

@@ -28,6 +28,21 @@ from sscbench.runs.episode import LEDGER_FILE
 
 RUN_SET_SUFFIX = ".runs.json"
 SCHEMA = 1
+RULES = "rules"
+"""The record's ``classifier`` when the operators' rules alone labelled the runs (else
+``reconstruct --classifier``'s value: ``llm`` or ``rules+llm``). A record written before
+the field existed has none, and says nothing about what labelled its runs."""
+
+
+def labels_classifier(labels_path: Path) -> str | None:
+    """What labelled the runs of ``labels_path``, from its run-set record; ``None`` when
+    there is no record, or one from before the record said (then it is not known)."""
+    try:
+        record = json.loads(run_set_path(labels_path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = record.get("classifier") if isinstance(record, dict) else None
+    return value if isinstance(value, str) else None
 
 
 def run_set_path(labels_path: Path) -> Path:
@@ -118,8 +133,8 @@ class LabelsWriter:
     the order of :func:`write_labels`. Leaving the ``with`` block without a commit (an
     error in a later step) leaves any previous labels file as it was."""
 
-    def __init__(self, path: Path, root: Path) -> None:
-        self.path, self.root = path, root
+    def __init__(self, path: Path, root: Path, classifier: str = RULES) -> None:
+        self.path, self.root, self.classifier = path, root, classifier
         self.count = 0
         self._file = _AtomicFile(path)
 
@@ -138,6 +153,7 @@ class LabelsWriter:
             "schema_version": SCHEMA,
             "labels_sha256": _sha256(self.path),
             "ledgers": dict(hashes),
+            "classifier": self.classifier,
         }
         _atomic_write(
             run_set_path(self.path), [json.dumps(record, indent=0, sort_keys=True) + "\n"]
@@ -155,16 +171,18 @@ def write_labels(
     labels: Iterable[RunLabels],
     root: Path,
     hashes: Mapping[str, str] | None = None,
+    classifier: str = RULES,
 ) -> None:
     """Write ``labels.jsonl`` whole (a temporary sibling renamed over it), then its run-set
-    record. In that order, a crash between the two leaves a record that no longer matches
-    the labels, which reads as stale (safe), never the reverse.
+    record (``classifier``: what labelled the runs, as :data:`RULES`). In that order, a
+    crash between the two leaves a record that no longer matches the labels, which reads
+    as stale (safe), never the reverse.
 
     ``hashes``: the :func:`ledger_hashes` of the very bytes the labels were computed from,
     when the caller parsed them (so the ledgers are not read again)."""
     if hashes is None:
         hashes = ledger_hashes(root)  # before writing: the runs the labels were computed from
-    with LabelsWriter(path, root) as writer:
+    with LabelsWriter(path, root, classifier) as writer:
         for label in labels:
             writer.add(label)
         writer.commit(hashes)

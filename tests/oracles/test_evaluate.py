@@ -191,13 +191,17 @@ def test_a_registered_oracle_is_scored_like_the_built_ins(
     assert s["recall"] == 1.0 and s["fpr_non_adopted"] == 1.0 and s["coverage"] == 1.0
 
 
-@pytest.mark.parametrize("reconstructed", [False, True], ids=["labels-computed", "labels-file"])
+@pytest.mark.parametrize(
+    "reconstructed",
+    ["no", "rules", "llm"],
+    ids=["labels-computed", "labels-file", "labels-file-from-an-llm"],
+)
 def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
     oracle_runs: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     no_keys: None,
-    reconstructed: bool,
+    reconstructed: str,
 ) -> None:
     """The scored set, the comparison with the reference and the reconstructor oracle share
     one parse of each ledger and one labelling of each run (``labels.jsonl`` when present)."""
@@ -210,8 +214,13 @@ def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
 
     faulted = tmp_path / "faulted"
     shutil.copytree(oracle_runs / "faulted", faulted)
-    if reconstructed:
+    if reconstructed != "no":
         assert main(["reconstruct", str(faulted)]) == 0
+        record_path = faulted / "labels.runs.json"
+        record = json.loads(record_path.read_text())
+        assert record["classifier"] == "rules"
+        if reconstructed == "llm":  # as `reconstruct --classifier llm` records it
+            record_path.write_text(json.dumps({**record, "classifier": "llm"}))
     parsed: Counter[str] = Counter()
     labelled: Counter[str] = Counter()
     real_iter, real_label = ledger_module.iter_jsonl, label_module.label_ledger
@@ -236,7 +245,11 @@ def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
     monkeypatch.setattr(ledger_module, "iter_jsonl", counting_iter)
     monkeypatch.setattr(ledger_module, "_read_fast", counting_fast)
     monkeypatch.setattr(label_module, "label_ledger", counting_label)
-    for module in ("sscbench.oracles.dataset", "sscbench.oracles.stream"):
+    for module in (
+        "sscbench.oracles.dataset",
+        "sscbench.oracles.stream",
+        "sscbench.oracles.reconstructor",
+    ):
         __import__(module)
         if hasattr(sys.modules[module], "label_ledger"):
             monkeypatch.setattr(sys.modules[module], "label_ledger", counting_label)
@@ -245,4 +258,15 @@ def test_evaluate_parses_each_ledger_once_and_labels_no_run_twice(
     runs = sorted(str(p.parent) for p in faulted.rglob("ledger.jsonl"))
     assert len(runs) > 20
     assert dict(parsed) == dict.fromkeys(runs, 1)
-    assert dict(labelled) == ({} if reconstructed else dict.fromkeys(runs, 1))
+    # The reconstructor oracle is the rules: it takes the rules' labels from the file, and
+    # labels each run itself (once) when an LLM classifier wrote them.
+    if reconstructed == "llm":  # every run the reconstructor judged, once
+        verdicts = (tmp_path / "eval" / "verdicts.jsonl").read_text().splitlines()
+        judged = {
+            str(faulted / v["item"])
+            for v in map(json.loads, verdicts)
+            if v["oracle"] == "reconstructor" and v["reference"]["z_s"] != "clean"
+        }
+        assert judged and dict(labelled) == dict.fromkeys(judged, 1)
+    else:
+        assert dict(labelled) == ({} if reconstructed == "rules" else dict.fromkeys(runs, 1))
