@@ -131,6 +131,13 @@ def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any
             f"--agent {args.agent}: the scripted agents carry out a τ² task's gold plan and a "
             "native task has none; use --solution for the scripted native solutions"
         )
+    if args.agent == "external":
+        raise ConfigError(
+            "--agent external: an external agent connects over MCP to `sscbench serve`, "
+            "which serves τ² cases; the native suite is not served yet, so it plays only "
+            "agents that run in this process (openai, anthropic, openai-compatible, a "
+            "plugin's)"
+        )
     experiment = command_line_experiment(
         "sscbench native",
         [(args.agent, parse_params(args.agent_param, "--agent-param"))],

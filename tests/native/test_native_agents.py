@@ -181,7 +181,11 @@ def test_the_command_plays_a_registered_agent(
 
 @pytest.mark.parametrize(
     ("agent", "message"),
-    [("scripted:gold", "gold plan"), ("nope", "unknown agent")],
+    [
+        ("scripted:gold", "gold plan"),
+        ("nope", "unknown agent"),
+        ("external", "native suite is not served yet"),
+    ],
 )
 def test_agents_that_cannot_play_are_one_line_exit_2(
     agent: str, message: str, capsys: pytest.CaptureFixture[str]
