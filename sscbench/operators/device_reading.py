@@ -186,7 +186,7 @@ class DeviceReading(Operator[DeviceReadingParams]):
             cluster=lid,
             target=Target(
                 entity_type="device",
-                entity_id=lid,
+                entity_id=str(phone),  # the customer's phone, by the number they give
                 paths=(reading,),
                 scope=SCOPES[reading],
             ),
