@@ -56,6 +56,7 @@ from sscbench.fault_contracts.relations import device_check  # noqa: F401  (regi
 from sscbench.fault_contracts.relations.device_check import bar_refutes, status_bar
 from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
 from sscbench.operators.line_usage import customer_phone
+from sscbench.operators.registry import register_operator
 
 NETWORK_STATUS = "check_network_status"
 STATUS_BAR = "check_status_bar"
@@ -115,6 +116,7 @@ def fix_actions(task: Any) -> set[str]:
     return {a.name for a in actions if a.requestor == "user"}
 
 
+@register_operator
 class DeviceReading(Operator[DeviceReadingParams]):
     """Show the opposite of a phone setting in the customer's network status."""
 

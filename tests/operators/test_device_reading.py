@@ -23,8 +23,7 @@ def _contracts() -> list[FaultContract]:
 
 
 def test_registered_and_screened_with_reasons() -> None:
-    # not registered yet: the shipped set, the demo and the docs' counts would change with it
-    assert "device_reading" not in operator_names()
+    assert "device_reading" in operator_names()
     outcomes = list(screen(DeviceReading()))
     contracts = [o for o in outcomes if isinstance(o, FaultContract)]
     assert len(outcomes) == 228 and len(contracts) == 63
