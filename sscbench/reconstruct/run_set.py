@@ -39,12 +39,37 @@ the field existed has none, and says nothing about what labelled its runs."""
 def labels_classifier(labels_path: Path) -> str | None:
     """What labelled the runs of ``labels_path``, from its run-set record; ``None`` when
     there is no record, or one from before the record said (then it is not known)."""
+    path = run_set_path(labels_path)
+    streamed = _streamed_classifier(path)
+    if streamed is not None:
+        return streamed
     try:
-        record = json.loads(run_set_path(labels_path).read_text(encoding="utf-8"))
+        record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     value = record.get("classifier") if isinstance(record, dict) else None
     return value if isinstance(value, str) else None
+
+
+def _streamed_classifier(path: Path) -> str | None:
+    """The classifier of a record in :class:`LabelsWriter`'s layout, read from the lines
+    before its ledgers (its keys are sorted: ``classifier`` comes first); ``None`` when it
+    is not found there (another layout, a record from before the field: then the record is
+    parsed whole, as before). At 100,000 runs the record parsed whole is about 15 MiB
+    more, for one word."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            if fh.readline() != "{\n":
+                return None
+            for line in fh:
+                if line.startswith('"ledgers": '):
+                    return None
+                if line.startswith('"classifier": '):
+                    value = json.loads("{" + line.rstrip().removesuffix(",") + "}")["classifier"]
+                    return value if isinstance(value, str) else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return None
 
 
 def run_set_path(labels_path: Path) -> Path:
