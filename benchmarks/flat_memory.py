@@ -15,7 +15,8 @@ evaluate``. The report folder's size and file count are recorded beside it.
     .venv/bin/python benchmarks/flat_memory.py --only reconstruct   # one command
 
 Writes ``benchmarks/flat-memory-results.json`` (``--out`` elsewhere). The 100k set takes a
-few GB of disk and several minutes; it is deleted afterwards unless ``--keep``.
+few GB of disk and several minutes; it is deleted afterwards unless ``--keep``, and
+``--reuse --work DIR`` measures the sets a ``--keep --work DIR`` run left there.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ COMMANDS: dict[str, list[str]] = {
     "oracles": ["oracles", "evaluate", "{root}"],
 }
 TARGET_MIB = 250
+GENERATED = "flat-memory-set.json"  # marks a finished run set, so that --reuse can trust it
 TIME = "/usr/bin/time"
 PYTHON_M = (sys.executable, "-m", "sscbench.cli.main")
 
@@ -139,6 +141,11 @@ def main() -> int:
     parser.add_argument("--only", action="append", choices=tuple(COMMANDS), help="repeatable")
     parser.add_argument("--work", type=Path, help="where run sets are written (default: temp)")
     parser.add_argument("--keep", action="store_true", help="keep the run sets")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="measure run sets already under --work (kept by --keep) instead of writing them",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS, help="results JSON")
     args = parser.parse_args()
     commands = args.only or list(COMMANDS)
@@ -146,9 +153,14 @@ def main() -> int:
     rows: list[dict[str, Any]] = []
     for runs in (int(x) for x in args.sizes.split(",")):
         root = work / f"runs-{runs}"
-        shutil.rmtree(root, ignore_errors=True)
-        row: dict[str, Any] = {"runs": runs, "generate_s": round(_generate(root, runs), 1)}
-        row["faulted_with_truth"] = _add_hidden_and_truth(root)
+        done = root / GENERATED
+        if args.reuse and done.exists():
+            row: dict[str, Any] = json.loads(done.read_text(encoding="utf-8"))
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+            row = {"runs": runs, "generate_s": round(_generate(root, runs), 1)}
+            row["faulted_with_truth"] = _add_hidden_and_truth(root)
+            done.write_text(json.dumps(row) + "\n", encoding="utf-8")
         for command in commands:
             if "reconstruct" not in commands and not (root / "labels.runs.json").exists():
                 _run("reconstruct", root)  # the labels the others read

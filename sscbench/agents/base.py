@@ -37,6 +37,8 @@ class EpisodeContext:
     tools: tuple[dict[str, Any], ...] | None = None
     """OpenAI-format tool schemas of an environment that is not a τ² domain (the native
     observation-contract suite); None: the domain's τ² tools."""
+    tool_kinds: dict[str, str] | None = None
+    """τ²'s kind (read, write, generic) of each tool in ``tools``; None: the domain's."""
     guidance: tuple[str, ...] = ()
     """Named instructions a mitigation added to ``policy`` (e.g. ``verify_before_write``),
     in a form the scripted reference agents can follow (docs/writing-a-mitigation.md)."""

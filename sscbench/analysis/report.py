@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -54,6 +54,7 @@ from sscbench.analysis.tables import (
 from sscbench.analysis.templating import Markup, render
 from sscbench.analysis.validation_html import NOT_VALIDATED, validation_section
 from sscbench.analysis.viewer import RUNS_DIR, model_of, run_order, viewer_section, write_run_files
+from sscbench.analysis.viewer.index import viewer_section_parts
 from sscbench.errors import ConfigError
 from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.ledger import Ledger
@@ -358,6 +359,21 @@ def trajectories_page(viewer_html: str) -> str:
     return page("SSCBench trajectories", body)
 
 
+_HOLE = "\x00viewer\x00"
+"""Where the viewer goes in :func:`trajectories_page` (no template or text holds a NUL)."""
+
+
+def trajectories_page_parts(viewer_parts: Iterable[str]) -> Iterator[str]:
+    """:func:`trajectories_page` in pieces: the page around the viewer, rendered once
+    with a hole, and the viewer's pieces in the hole (the templates insert it verbatim),
+    so a page of 100,000 runs is written without its text held whole (several copies of
+    about 9 MB each, the last as bytes)."""
+    before, after = trajectories_page(_HOLE).split(_HOLE)
+    yield before
+    yield from viewer_parts
+    yield after
+
+
 def _sections(
     labels: Sequence[LabelView],
     run_root: Path,
@@ -388,6 +404,16 @@ def _write(path: Path, data: str | bytes) -> None:
         tmp.write_bytes(data)
     else:
         tmp.write_text(data, encoding="utf-8", newline="\n")
+    tmp.replace(path)
+
+
+def _write_parts(path: Path, parts: Iterable[str]) -> None:
+    """:func:`_write` of the text ``parts`` join to, written a piece at a time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8", newline="\n") as fh:
+        for part in parts:
+            fh.write(part)
     tmp.replace(path)
 
 
@@ -486,18 +512,22 @@ def _write_report_into(
         _write(out_dir / figure_paths[name], svg)
     if viewer == "auto":
         viewer = "embed" if len(order) <= EMBED_LIMIT_RUNS else "link"
-    viewer_html = viewer_section(order)
     trajectories: str | None = None
+    viewer_html: str | None = None
     if viewer == "link":
         trajectories = TRAJECTORIES_FILE
-        _write(out_dir / TRAJECTORIES_FILE, trajectories_page(viewer_html))
+        _write_parts(
+            out_dir / TRAJECTORIES_FILE, trajectories_page_parts(viewer_section_parts(order))
+        )
+    else:
+        viewer_html = viewer_section(order)
     html = render_report(
         result,
         labels,
         figures,
         files,
         figure_paths,
-        viewer_html if viewer == "embed" else None,
+        viewer_html,
         problems,
         streamed.models,
         validation_section(run_root),

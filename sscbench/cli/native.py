@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -59,8 +62,9 @@ def register(sub: Any) -> None:
         "--agent",
         metavar="AGENT",
         help="play the tasks with a registered agent instead of a scripted solution (the "
-        "agents `run` takes: openai, anthropic, openai-compatible, or a plugin's; the "
-        "scripted agents carry out τ² gold plans and cannot)",
+        "agents `run` takes: openai, anthropic, openai-compatible, a plugin's, or external: "
+        "an agent in its own loop, served each task over MCP; the scripted agents carry "
+        "out τ² gold plans and cannot)",
     )
     p.add_argument(
         "--agent-param",
@@ -78,19 +82,31 @@ def register(sub: Any) -> None:
         "default: every family the solution plays)",
     )
     p.add_argument("--seeds", type=int, default=10, help="seeds per task (default 10)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="write each run's verdict (run.json) and, for an external agent, its client's "
+        "session log and output into OUT/<task>-s<seed> (default for --agent external: "
+        "runs/native/<UTC time>; a run directory that exists is refused)",
+    )
     p.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> int:
     """Print one row per task (primary labels over the seeds); exit 1 if the reference
     fails any seeded run (the oracle check), else 0."""
-    from sscbench.native import PLAYS, SOLUTIONS, run_suite
-
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
+    return play(args, range(args.seeds))
+
+
+def play(args: argparse.Namespace, seeds: Sequence[int]) -> int:
+    """:func:`handle` on explicit seeds (``sscbench serve --native`` gives a seed list)."""
+    from sscbench.native import PLAYS, SOLUTIONS, run_suite
+
     chosen = tuple(args.family or FAMILY_NAMES)
     if args.agent is not None:
-        verdicts = _with_agent(args, chosen)
+        verdicts = _with_agent(args, chosen, seeds)
         player = args.agent
     else:
         families = [f for f in PLAYS[args.solution] if f in chosen]
@@ -99,12 +115,14 @@ def handle(args: argparse.Namespace) -> int:
                 f"--solution {args.solution} plays {', '.join(PLAYS[args.solution])}, not "
                 f"{', '.join(chosen)}; choose one of those with --family"
             )
-        verdicts = run_suite(SOLUTIONS[args.solution], seeds=range(args.seeds), families=families)
+        if args.out is not None:
+            raise ConfigError("--out records an agent's runs; a scripted --solution writes none")
+        verdicts = run_suite(SOLUTIONS[args.solution], seeds=seeds, families=families)
         player = args.solution
     by_task: dict[str, Counter[str]] = defaultdict(Counter)
     for v in verdicts:
         by_task[v.task_id][v.primary] += 1
-    table = Table(title=f"native suite, {player}, {args.seeds} seed(s) per task")
+    table = Table(title=f"native suite, {player}, {len(seeds)} seed(s) per task")
     seen = {v.primary for v in verdicts}
     columns = [c for c in LABELS if c in seen or c == "SUCCESS"]  # a label no run got: no column
     for column in ("task", *columns):
@@ -115,13 +133,18 @@ def handle(args: argparse.Namespace) -> int:
     console.print(table)
     passed = sum(v.success for v in verdicts)
     console.print(f"{passed}/{len(verdicts)} seeded runs succeeded")
+    if getattr(args, "written", None) is not None:
+        console.print(f"runs written to {args.written}")
     reference = args.agent is None and args.solution == "reference"
     return 1 if reference and passed < len(verdicts) else 0
 
 
-def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any]:
+def _with_agent(
+    args: argparse.Namespace, families: tuple[Any, ...], seeds: Sequence[int]
+) -> list[Any]:
     """The suite played by a registered agent, checked before any episode as ``run``
-    checks it (unknown agent, rejected parameters, a missing key: one line, exit 2)."""
+    checks it (unknown agent, rejected parameters, a missing key: one line, exit 2). An
+    external agent is served each task over MCP, one session per task, like a τ² run."""
     from sscbench.cli.params import parse_params
     from sscbench.experiments.inline import command_line_experiment
     from sscbench.native.agents import run_suite_with
@@ -131,13 +154,6 @@ def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any
             f"--agent {args.agent}: the scripted agents carry out a τ² task's gold plan and a "
             "native task has none; use --solution for the scripted native solutions"
         )
-    if args.agent == "external":
-        raise ConfigError(
-            "--agent external: an external agent connects over MCP to `sscbench serve`, "
-            "which serves τ² cases; the native suite is not served yet, so it plays only "
-            "agents that run in this process (openai, anthropic, openai-compatible, a "
-            "plugin's)"
-        )
     experiment = command_line_experiment(
         "sscbench native",
         [(args.agent, parse_params(args.agent_param, "--agent-param"))],
@@ -146,6 +162,15 @@ def _with_agent(args: argparse.Namespace, families: tuple[Any, ...]) -> list[Any
     (config,) = experiment.configurations
     from sscbench.agents.registry import make_agent
 
+    out = args.out
+    if out is None and args.agent == "external":
+        out = Path("runs/native") / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    args.written = out
+    if config.agent == "external" and config.params.get("transport") == "stdio":
+        raise ConfigError(
+            "the native suite is served over streamable-http (one session per task); "
+            "stdio serves one run per process"
+        )
     return run_suite_with(
-        lambda: make_agent(config.agent, **config.params), range(args.seeds), families
+        lambda: make_agent(config.agent, **config.params), seeds, families, out=out
     )

@@ -19,6 +19,7 @@ TIMEOUTS = ("connect_timeout", "idle_timeout", "time_limit", "grace")
 
 def register(sub: Any) -> None:
     """Add the ``serve`` subcommand."""
+    from sscbench.cli.native import FAMILY_NAMES
     from sscbench.cli.run import INTERFACE_VARIANTS, _seeds
 
     p = sub.add_parser(
@@ -40,7 +41,24 @@ def register(sub: Any) -> None:
     what.add_argument("--max-steps", type=int, default=100, help="model-visible step limit")
     what.add_argument("--user", default="scripted", help="scripted | simulator")
     what.add_argument("--user-param", action="append", default=[], metavar="KEY=VALUE")
-    p.add_argument("--out", type=Path, default=Path("runs/served"), help="run directory")
+    what.add_argument(
+        "--native",
+        action="store_true",
+        help="serve the native observation-contract suite instead (sscbench native's tasks, "
+        "one session per task, --seed's seeds; prints its verdict table)",
+    )
+    what.add_argument(
+        "--family",
+        action="append",
+        choices=FAMILY_NAMES,
+        metavar="FAMILY",
+        help="with --native: serve only this family's tasks (repeatable)",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="run directory (default runs/served; with --native runs/native/<UTC time>)",
+    )
     how = p.add_argument_group("how clients connect")
     how.add_argument(
         "--transport",
@@ -76,10 +94,35 @@ def _runs_selected(args: argparse.Namespace) -> int:
     return len(parse_task_spec(args.domain, args.tasks))
 
 
+def _check_native(args: argparse.Namespace) -> None:
+    """--native serves the native suite's tasks: no τ² selection beside it, and HTTP only."""
+    given = [
+        flag
+        for flag, value in (
+            ("--case", args.case),
+            ("--contract", args.contract),
+            ("--domain", args.domain),
+            ("--variant", args.variant),
+        )
+        if value
+    ]
+    if given:
+        raise ConfigError(f"--native serves the native suite; drop {', '.join(given)}")
+    if args.transport == "stdio":
+        raise ConfigError(
+            "--native serves one session per task over streamable-http; stdio serves one "
+            "run per process"
+        )
+
+
 def handle(args: argparse.Namespace) -> int:
     """Map the serving options onto the external agent's parameters and run."""
     from sscbench.cli import run
 
+    if args.native:
+        _check_native(args)
+    elif args.family:
+        raise ConfigError("--family selects native tasks; add --native")
     params = [f"transport={args.transport}"]
     if args.transport == "stdio":
         if args.launch is not None:
@@ -105,6 +148,13 @@ def handle(args: argparse.Namespace) -> int:
         Hub.shared(args.host, args.port)
     args.agent = "external"
     args.agent_param = params
+    if args.native:
+        from sscbench.cli import native
+
+        args.solution = "reference"
+        return native.play(args, args.seed)
+    if args.out is None:
+        args.out = Path("runs/served")
     args.config = None
     args.executor = None
     args.dry_run = False  # serving runs them; `run --config --dry-run` estimates experiments

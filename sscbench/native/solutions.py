@@ -15,16 +15,36 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sscbench.native.server import NativeServer
 from sscbench.native.tasks import FAMILIES, Family, NativeTask, catalogue
 from sscbench.native.verifier import Verdict, verify
 
-Solution = Callable[[NativeServer], None]
+
+class Service(Protocol):
+    """What a solution calls: the native server's tools (a :class:`NativeServer` in this
+    process, or a client's proxy of the same tools served over MCP) and the task."""
+
+    @property
+    def task(self) -> NativeTask:
+        """The task being played (its instruction, and the note a version task adds)."""
+        ...
+
+    def prepare_export(self) -> str: ...
+    def issue_link(self) -> str: ...
+    def resolve_link(self, handle: str) -> str: ...
+    def download(self, link: str) -> str: ...
+    def wait(self, seconds: float) -> str: ...
+    def service_status(self) -> str: ...
+    def get_report(self) -> str: ...
+    def update_report(self, version: int, notes: list[str]) -> str: ...
 
 
-def _issue(server: NativeServer) -> dict[str, Any]:
+Solution = Callable[[Service], None]
+
+
+def _issue(server: Service) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(server.issue_link())
     return data
 
@@ -33,7 +53,7 @@ def _seconds_between(start: str, end: str) -> float:
     return (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
 
 
-def reference(server: NativeServer) -> None:
+def reference(server: Service) -> None:
     """Prepare first, fetch, copy the link from the store by handle, use it at once; wait
     out what the server says must pass first; re-read after a write conflict."""
     instruction = server.task.instruction
@@ -57,7 +77,7 @@ def reference(server: NativeServer) -> None:
             return
 
 
-def _write_on_fresh_read(server: NativeServer) -> None:
+def _write_on_fresh_read(server: Service) -> None:
     for _ in range(3):
         report = json.loads(server.get_report())
         answer = json.loads(
@@ -67,7 +87,7 @@ def _write_on_fresh_read(server: NativeServer) -> None:
             return
 
 
-def fetch_then_prepare(server: NativeServer) -> None:
+def fetch_then_prepare(server: Service) -> None:
     """Fetches the link too early: the preparation step outlasts a short TTL."""
     data = _issue(server)
     link = json.loads(server.resolve_link(data["handle"]))["link"]
@@ -75,28 +95,28 @@ def fetch_then_prepare(server: NativeServer) -> None:
     server.download(link)
 
 
-def copies_delivered(server: NativeServer) -> None:
+def copies_delivered(server: Service) -> None:
     """Uses the ``link`` field as delivered, damaged or not."""
     if "prepare_export" in server.task.instruction:
         server.prepare_export()
     server.download(_issue(server)["link"])
 
 
-def trusts_display(server: NativeServer) -> None:
+def trusts_display(server: Service) -> None:
     """Uses the display text shown with the link as if it were the link."""
     if "prepare_export" in server.task.instruction:
         server.prepare_export()
     server.download(_issue(server)["text"])
 
 
-def expired_and_damaged(server: NativeServer) -> None:
+def expired_and_damaged(server: Service) -> None:
     """Breaks both contracts at once: validity must take precedence in the label."""
     data = _issue(server)
     server.prepare_export()
     server.download(data["link"] + "#")
 
 
-def gives_up(server: NativeServer) -> None:
+def gives_up(server: Service) -> None:
     """Takes a refusal for the final answer: a rate limit or a maintenance notice ends it."""
     instruction = server.task.instruction
     if "service_status" in instruction and (
@@ -109,7 +129,7 @@ def gives_up(server: NativeServer) -> None:
     server.download(json.loads(server.resolve_link(data["handle"]))["link"])
 
 
-def retries_at_once(server: NativeServer) -> None:
+def retries_at_once(server: Service) -> None:
     """Repeats a rate-limited call straight away, until it is answered."""
     for _ in range(20):
         data = _issue(server)
@@ -118,7 +138,7 @@ def retries_at_once(server: NativeServer) -> None:
             return
 
 
-def retries_and_copies(server: NativeServer) -> None:
+def retries_and_copies(server: Service) -> None:
     """Repeats a rate-limited call straight away and uses the link as delivered: on a
     damaging channel both contracts break, and validity takes precedence in the label."""
     for _ in range(20):
@@ -128,14 +148,14 @@ def retries_and_copies(server: NativeServer) -> None:
             return
 
 
-def fabricates_link(server: NativeServer) -> None:
+def fabricates_link(server: Service) -> None:
     """Answers a rate limit with a link of its own making, in the form links take."""
     data = _issue(server)
     link = data.get("link") or "https://files.example/export/report?issue=0"
     server.download(str(link))
 
 
-def ignores_maintenance(server: NativeServer) -> None:
+def ignores_maintenance(server: Service) -> None:
     """Never checks the status: calls the export tools until they answer."""
     for _ in range(40):
         data = _issue(server)
@@ -144,7 +164,7 @@ def ignores_maintenance(server: NativeServer) -> None:
             return
 
 
-def rewrites_blindly(server: NativeServer) -> None:
+def rewrites_blindly(server: Service) -> None:
     """After a conflict, writes again with the next version and the notes it read before:
     the write is accepted and the other writer's note is lost."""
     report = json.loads(server.get_report())
@@ -154,7 +174,7 @@ def rewrites_blindly(server: NativeServer) -> None:
         server.update_report(report["version"] + 1, notes)
 
 
-def retries_stale(server: NativeServer) -> None:
+def retries_stale(server: Service) -> None:
     """After a conflict, sends the same write again, version and all."""
     report = json.loads(server.get_report())
     notes = [*report["notes"], server.task.note]

@@ -85,6 +85,11 @@ class NativeTask(BaseModel):
     family: Family = "link"
 
     @property
+    def id(self) -> str:
+        """The task's id under the name a τ² task gives it (a served run announces it)."""
+        return self.task_id
+
+    @property
     def note(self) -> str:
         """The note a version-conflict task asks the agent to add (deterministic per seed)."""
         return _note(self.task_id, self.seed)

@@ -103,7 +103,12 @@ def observation_findings(history: History, domain: str, mined: Mined) -> list[Fi
 
 
 def replay_findings(history: History, domain: str, mined: Mined) -> list[Finding]:
-    """Mined-invariant violations in the state after replaying the agent's writes."""
+    """Mined-invariant violations in the state after replaying the agent's writes.
+
+    None when no mined invariant is known to survive a write (telecom mines none): every
+    replayed record would be checked against nothing, so the domain is not loaded."""
+    if not mined.write_preserved:
+        return []
     kinds = tool_kinds(domain)
     env = EpisodeEnvironment.open(domain)
     findings = []

@@ -28,7 +28,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-from sscbench.envs.domain import load_domain
+from sscbench.envs.domain import database_fields, load_domain
 
 Catalog = dict[str, dict[str, Any]]
 """Retail product id → product record (the reference data item variants are checked
@@ -149,7 +149,13 @@ _COLLECTIONS = {"reservation": "reservations", "user": "users", "order": "orders
 
 @cache
 def mine(domain_name: str) -> Mined:
-    """Mine the templates on the clean database of ``domain_name`` (once per process)."""
+    """Mine the templates on the clean database of ``domain_name`` (once per process).
+
+    A domain whose database has none of the collections a template reads (telecom) mines
+    nothing, so its database is not loaded: that is what loading it would find."""
+    fields = set(database_fields(domain_name))
+    if not any(_COLLECTIONS[t.kind] in fields for t in TEMPLATES):
+        return Mined(domain_name, (), {}, {}, frozenset())
     domain = load_domain(domain_name)
     db = domain.base_db
     catalog: Catalog = {}

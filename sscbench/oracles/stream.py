@@ -34,7 +34,7 @@ from sscbench.reconstruct.validate import GroundTruth, ground_truth
 from sscbench.records.ledger import read_ledger
 from sscbench.review.compare import Comparison, add_reference
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.user_files import find_files
+from sscbench.user_files import iter_files
 
 KEPT_MISMATCHES = 200
 """``comparison.json`` lists the first 200 mismatches; only those are kept."""
@@ -187,7 +187,7 @@ def evaluate_streaming(
 
     if found.kind == "truth":
         found.comparison = BoundedComparison(shown)
-        for path in find_files(rundir, LEDGER_FILE):
+        for path in iter_files(rundir, LEDGER_FILE):
             header = _header(path)
             if header is not None and _clean_header(header):
                 note_clean(path, header)
@@ -229,12 +229,12 @@ def evaluate_streaming(
         from sscbench.oracles.validation import review_comparison
 
         found.comparison = review_comparison(review_dir, by_id)
-        for path in find_files(rundir, LEDGER_FILE):
+        for path in iter_files(rundir, LEDGER_FILE):
             header = _header(path)
             if header is not None and _clean_header(header):
                 note_clean(path, header)
     for clean_dir in clean_dirs:
-        for path in find_files(clean_dir, LEDGER_FILE):
+        for path in iter_files(clean_dir, LEDGER_FILE):
             header = _header(path)
             if header is not None and _clean_header(header):
                 note_clean(path, header)

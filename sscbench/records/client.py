@@ -15,6 +15,9 @@ from pydantic import ConfigDict, Field
 
 from sscbench.records.versioning import VersionedRecord
 
+CLIENT_FILE = "client.jsonl"
+"""The session log's file name in a run directory."""
+
 ClientEventKind = Literal[
     "serving",  # the run's endpoint is open (address)
     "launched",  # the agent program started (its command, pid)

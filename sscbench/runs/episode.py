@@ -33,6 +33,7 @@ from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.errors import ClientError, ConfigError, HarnessError, ServiceError
 from sscbench.llm.errors import EmptyReply
+from sscbench.records.client import CLIENT_FILE
 from sscbench.records.device import DEVICE_FILE, DeviceCall
 from sscbench.records.events import (
     AgentMessage,
@@ -53,7 +54,6 @@ LEDGER_FILE = "ledger.jsonl"
 HIDDEN_FILE = "hidden.jsonl"
 TRUTH_FILE = "truth.jsonl"
 PROVIDER_CALLS_FILE = "provider_calls.jsonl"
-CLIENT_FILE = "client.jsonl"
 MAX_DEVICE_CALLS = 30
 """Device calls a customer may make before saying anything (more is a broken user)."""
 

@@ -413,6 +413,36 @@ def test_viewer_link_mode_and_auto(tmp_path: Path) -> None:
     assert files.trajectories is None and not (tmp_path / TRAJECTORIES_FILE).exists()
 
 
+def test_linked_index_is_written_a_row_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The trajectories page of ``--viewer link`` (every large run set) is the page the
+    whole viewer text gave, byte for byte, written from pieces: the section is never built
+    whole and each row is encoded as it is written (at 100,000 runs the whole text and its
+    rows were about 80 MiB at once)."""
+    from sscbench.analysis.viewer import index
+
+    evil = _labels()[0].model_copy(update={"run_id": "x</script>&<b>"})
+    labels = [evil, *_labels()[1:]]
+    order = run_order(labels)
+    whole = report_module.trajectories_page(index.viewer_section(order))
+    assert index.index_json(index.index_document(order)) in whole
+    calls: list[str] = []
+    monkeypatch.setattr(report_module, "viewer_section", lambda o: calls.append("whole") or "")
+    write_report(_result(), labels, RUNS, tmp_path, viewer="link")
+    assert calls == []
+    assert (tmp_path / TRAJECTORIES_FILE).read_text(encoding="utf-8") == whole
+    encoded: list[object] = []
+    real = index._dumps
+    monkeypatch.setattr(index, "_dumps", lambda v: encoded.append(v) or real(v))
+    parts = index.index_json_parts(order)
+    while not next(parts).startswith(",\"runs\""):
+        pass
+    before = len(encoded)
+    assert next(parts).startswith('["')  # the first row
+    assert len(encoded) == before + 1  # encoded as it is yielded, not all rows first
+
+
 def test_missing_ledgers_are_reported_not_fatal(tmp_path: Path) -> None:
     files = write_report(_result(), _labels(), tmp_path, tmp_path / "out", viewer="embed")
     assert files.problems and "no readable ledger" in files.problems[0]

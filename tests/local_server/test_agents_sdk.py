@@ -96,3 +96,45 @@ params = {{ command = "{sys.executable} {EXAMPLE}", idle_timeout = 900 }}
         assert any(e["kind"] == "agent_message" and e["step"] >= 2 for e in lines[1:-1]), (
             "the framework's words reached the user through the server"
         )
+
+
+def test_the_openai_agents_sdk_plays_native_tasks_served_over_mcp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same unmodified framework program on the native suite (`sscbench native --agent
+    external`): it loads the native prompts, gets the family's tools, and its answer to the
+    user ends each task, which the hidden verifier then judges."""
+    from sscbench.cli.main import main
+    from sscbench.native.agents import RUN_FILE
+
+    local_server.keep_logs_in(tmp_path / "server-logs")
+    try:
+        spec = local_server.ServerSpec(
+            model_path=str(local_server.resolve_model("smollm2")), alias="smollm2"
+        )
+        server = local_server.server_for(spec)
+        monkeypatch.setenv("AGENT_BASE_URL", server.base_url)
+        monkeypatch.setenv("AGENT_MODEL", "smollm2")
+        monkeypatch.setenv("AGENT_MAX_TOKENS", "40")
+        monkeypatch.setenv("AGENT_MAX_TURNS", "3")
+        monkeypatch.setenv("AGENT_MAX_CONVERSATION_TURNS", "2")
+        out = tmp_path / "native"
+        command = f"command={sys.executable} {EXAMPLE}"
+        code = main(["native", "--agent", "external", "--agent-param", command,
+                     "--agent-param", "idle_timeout=900", "--family", "version_conflict",
+                     "--seeds", "2", "--out", str(out)])  # fmt: skip
+    finally:
+        local_server.stop_all()
+        local_server.keep_logs_in(None)
+    assert code == 0
+    assert "seeded runs succeeded" in capsys.readouterr().out
+    for seed in (0, 1):
+        run = out / f"Q3-version_conflict-s{seed}"
+        record = json.loads((run / RUN_FILE).read_text(encoding="utf-8"))
+        assert record["termination"] in ("user_stop", "agent_stop", "max_steps")
+        assert record["steps"] >= 3  # greeting, instruction, and the framework's own words
+        assert record["verdict"]["task_id"] == "Q3-version_conflict"
+        log = [json.loads(x) for x in (run / "client.jsonl").read_text().splitlines()]
+        connected = [e for e in log if e["event"] == "connected"]
+        assert len(connected) == 1 and connected[0]["detail"]["name"] != "sscbench-reference-agent"
+        assert any(e["event"] == "exited" and e["detail"]["status"] == 0 for e in log)

@@ -184,7 +184,7 @@ def test_the_command_plays_a_registered_agent(
     [
         ("scripted:gold", "gold plan"),
         ("nope", "unknown agent"),
-        ("external", "native suite is not served yet"),
+        ("external?", "unknown agent"),
     ],
 )
 def test_agents_that_cannot_play_are_one_line_exit_2(

@@ -98,3 +98,35 @@ def test_clean_runs_are_not_flagged(oracle_runs: Path) -> None:
     for ledger_path in clean:
         verdict = oracle.judge(_trajectory(ledger_path.parent, clean=True))
         assert verdict.adopted is False, (ledger_path.parent.name, verdict.reason)
+
+
+def test_a_database_no_template_reads_is_never_loaded(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Telecom's database has no reservations, users or orders: mining it finds nothing,
+    so neither mining nor the replay of its writes loads it (about 55 MiB per process)."""
+    from sscbench.fault_contracts.history import History
+    from sscbench.oracles import db_invariant, invariants
+
+    loaded: list[str] = []
+    opened: list[str] = []
+    real_load, real_open = invariants.load_domain, db_invariant.EpisodeEnvironment.open
+    monkeypatch.setattr(invariants, "load_domain", lambda d: loaded.append(d) or real_load(d))
+    monkeypatch.setattr(
+        db_invariant.EpisodeEnvironment,
+        "open",
+        staticmethod(lambda d, *a, **k: opened.append(d) or real_open(d, *a, **k)),
+    )
+    mine.cache_clear()
+    try:
+        telecom = mine("telecom")
+        assert (telecom.invariants, telecom.write_preserved, telecom.catalog) == (
+            (),
+            frozenset(),
+            {},
+        )
+        assert db_invariant.replay_findings(History([]), "telecom", telecom) == []
+        assert loaded == [] and opened == []
+        airline = mine("airline")  # the counting sees a domain that is mined
+        assert db_invariant.replay_findings(History([]), "airline", airline) == []
+        assert set(loaded) == {"airline"} and opened[-1:] == ["airline"]
+    finally:
+        mine.cache_clear()

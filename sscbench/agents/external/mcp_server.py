@@ -50,6 +50,22 @@ are handled and the customer has said goodbye, the conversation is over; call
 """.strip()
 """How a served agent talks to the user, appended to τ²'s system prompt in ``system_prompt``."""
 
+NATIVE_NOTE = f"""
+<conversation>
+The prompt `conversation` (or the resource sscbench://conversation) holds the user's
+instruction. Do the task with the tools; when it is done, or cannot be done, tell the user
+by calling `{SEND}` once: that message ends the task.
+</conversation>
+""".strip()
+"""The same for a task of the native observation-contract suite, where the user gives one
+instruction and the agent's first message to the user ends the episode."""
+
+NATIVE_INSTRUCTIONS = (
+    "An SSCBench run: a task of the native observation-contract suite (a service on a "
+    "virtual clock). Load the prompt 'system_prompt' as your system prompt and "
+    f"'conversation' for the user's instruction; report to the user with the tool '{SEND}'."
+)
+
 INSTRUCTIONS = (
     "An SSCBench run: a τ²-bench customer-service conversation with injected faults. Load the "
     "prompt 'system_prompt' as your system prompt and 'conversation' for the customer's "
@@ -60,7 +76,7 @@ INSTRUCTIONS = (
 def _tools(ctx: EpisodeContext) -> list[types.Tool]:
     import mcp_types as types
 
-    kinds = tool_kinds(ctx.domain)
+    kinds = tool_kinds(ctx.domain) if ctx.tool_kinds is None else ctx.tool_kinds
     tools = []
     for schema in agent_scaffold(ctx).tools:
         function = schema["function"]
@@ -128,7 +144,8 @@ def build_server(
     from sscbench import __version__
 
     scaffold = agent_scaffold(episode)
-    system = f"{scaffold.system}\n{CONVERSATION_NOTE}"
+    native = episode.tools is not None  # not a τ² domain: the native suite's tools
+    system = f"{scaffold.system}\n{NATIVE_NOTE if native else CONVERSATION_NOTE}"
     tools = _tools(episode)
 
     async def list_tools(
@@ -270,7 +287,7 @@ def build_server(
     server: Server[Any] = Server(
         "sscbench",
         version=__version__,
-        instructions=INSTRUCTIONS,
+        instructions=NATIVE_INSTRUCTIONS if native else INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_prompts=list_prompts,

@@ -47,6 +47,8 @@ async def play(session: Any, agent_name: str, params: dict[str, Any] | None = No
     from sscbench.envs.domain import load_domain
 
     run = json.loads(_text((await session.read_resource("sscbench://run")).contents[0]))
+    if run["domain"] == "native":
+        return await play_native(session, agent_name, run)
     domain = load_domain(run["domain"])
     agent = make_agent(agent_name, **(params or {}))
     agent.start(
@@ -107,6 +109,80 @@ async def play(session: Any, agent_name: str, params: dict[str, Any] | None = No
             turn += 2
 
 
+class _RunEnded(Exception):
+    """The served run ended while the solution was still calling tools."""
+
+
+class _ServedTools:
+    """The native server's tools as a scripted solution calls them (synchronously, from a
+    worker thread), each call a ``tools/call`` on the session in the client's event loop.
+    The served server lives in the serving process: the solution reaches it only this way."""
+
+    def __init__(self, session: Any, loop: asyncio.AbstractEventLoop, task: Any) -> None:
+        self._session, self._loop, self.task = session, loop, task
+        self.ended: str | None = None
+
+    def _call(self, name: str, **arguments: Any) -> str:
+        call = self._session.call_tool(name, arguments)
+        result = asyncio.run_coroutine_threadsafe(call, self._loop).result()
+        ended = (result.meta or {}).get("sscbench/conversation_ended")
+        if ended:  # e.g. the step limit: the solution stops where the run did
+            self.ended = str(ended)
+            raise _RunEnded
+        return _text(result.content[0])
+
+    def prepare_export(self) -> str:
+        return self._call("prepare_export")
+
+    def issue_link(self) -> str:
+        return self._call("issue_link")
+
+    def resolve_link(self, handle: str) -> str:
+        return self._call("resolve_link", handle=handle)
+
+    def download(self, link: str) -> str:
+        return self._call("download", link=link)
+
+    def wait(self, seconds: float) -> str:
+        return self._call("wait", seconds=seconds)
+
+    def service_status(self) -> str:
+        return self._call("service_status")
+
+    def get_report(self) -> str:
+        return self._call("get_report")
+
+    def update_report(self, version: int, notes: list[str]) -> str:
+        return self._call("update_report", version=version, notes=notes)
+
+
+async def play_native(session: Any, agent_name: str, run: dict[str, Any]) -> str:
+    """Play a native task with a scripted solution (``native:reference``, …) through the
+    served tools, then report to the user, which ends the task; return how it ended."""
+    from sscbench.native.solutions import SOLUTIONS
+    from sscbench.native.tasks import catalogue
+
+    kind, _, name = agent_name.partition(":")
+    if kind != "native" or name not in SOLUTIONS:
+        raise SystemExit(
+            f"a native task is played by native:SOLUTION (one of {', '.join(SOLUTIONS)}), "
+            f"not {agent_name!r}"
+        )
+    seed = int(run["seed"])
+    task = next((t for t in catalogue(seed) if t.task_id == run["task_id"]), None)
+    opening = await session.get_prompt("conversation")
+    said = [m.content.text for m in opening.messages if m.role == "user"]
+    if task is None or said != [task.instruction]:
+        raise SystemExit(f"the served task is not native task {run['task_id']!r}, seed {seed}")
+    tools = _ServedTools(session, asyncio.get_running_loop(), task)
+    try:
+        await asyncio.to_thread(SOLUTIONS[name], tools)
+    except _RunEnded:
+        return str(tools.ended)
+    result = await session.call_tool(SEND, {"message": "Done."})
+    return str((result.meta or {}).get("sscbench/conversation_ended", "open"))
+
+
 def _text(block: Any) -> str:
     text = getattr(block, "text", None)
     if not isinstance(text, str):
@@ -149,7 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m sscbench.agents.external.reference",
         description="Play a scripted reference agent against served SSCBench runs over MCP.",
     )
-    parser.add_argument("agent", help="scripted:gold, scripted:hasty, …")
+    parser.add_argument(
+        "agent", help="scripted:gold, scripted:hasty, … (native tasks: native:reference, …)"
+    )
     parser.add_argument("--url", default=os.environ.get("SSCBENCH_MCP_URL"))
     parser.add_argument("--stdio", help="spawn this server command and talk to it over stdio")
     parser.add_argument("--sessions", type=int, default=1, help="runs to play in a row")

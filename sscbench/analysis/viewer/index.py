@@ -9,7 +9,7 @@ and ``&`` are written as ``\\u`` escapes, so no text of a run can close that ele
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from html import escape
 from typing import Any
 
@@ -60,11 +60,27 @@ def index_document(order: Sequence[LabelView]) -> dict[str, Any]:
     ``[run id, configuration, operator, case, seed, T_F, T_E, T_S, T_U, Z_S, adopted, control]``
     (names as positions in their list; ``adopted`` 1 / 0 / -1 for undefined; ``Z_S`` ``-``
     for no arrival class)."""
-    configurations = _positions(configuration_of(x) for x in order)
-    operators = _positions(x.operator or "clean" for x in order)
-    cases = _positions(x.case_id or "" for x in order)
-    rows = [
-        [
+    names = _names(order)
+    return {
+        **{key: list(positions) for key, positions in names.items()},
+        "runs": list(_rows(order, names)),
+    }
+
+
+def _names(order: Sequence[LabelView]) -> dict[str, dict[str, int]]:
+    """The name lists of the index (each name → its position), in document order."""
+    return {
+        "configurations": _positions(configuration_of(x) for x in order),
+        "operators": _positions(x.operator or "clean" for x in order),
+        "cases": _positions(x.case_id or "" for x in order),
+    }
+
+
+def _rows(order: Sequence[LabelView], names: dict[str, dict[str, int]]) -> Iterator[list[Any]]:
+    """The index rows, one at a time."""
+    configurations, operators, cases = names["configurations"], names["operators"], names["cases"]
+    for x in order:
+        yield [
             x.run_id,
             configurations[configuration_of(x)],
             operators[x.operator or "clean"],
@@ -75,14 +91,6 @@ def index_document(order: Sequence[LabelView]) -> dict[str, Any]:
             -1 if x.adopted is None else int(x.adopted),
             int(x.control),
         ]
-        for x in order
-    ]
-    return {
-        "configurations": list(configurations),
-        "operators": list(operators),
-        "cases": list(cases),
-        "runs": rows,
-    }
 
 
 def index_json(document: dict[str, Any]) -> str:
@@ -98,7 +106,25 @@ def index_json(document: dict[str, Any]) -> str:
         else:
             parts.append(_dumps(value))
     parts.append("}")
-    text = "".join(parts)
+    return _safe("".join(parts))
+
+
+def index_json_parts(order: Sequence[LabelView]) -> Iterator[str]:
+    """:func:`index_json` of the :func:`index_document` of ``order``, a row at a time,
+    never built whole: at 100,000 runs the rows and their text were about 80 MiB at once
+    (the escapes are of single characters, so escaping each piece escapes the whole)."""
+    names = _names(order)
+    yield "{"
+    for key, positions in names.items():
+        yield _safe(("," if key != "configurations" else "") + _dumps(key) + ":")
+        yield _safe(_dumps(list(positions)))
+    yield "," + _dumps("runs") + ":["
+    for n, row in enumerate(_rows(order, names)):
+        yield ("," if n else "") + _safe(_dumps(row))
+    yield "]}"
+
+
+def _safe(text: str) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -116,10 +142,16 @@ def _select(element_id: str, label: str, every: str, options: Iterable[tuple[str
 
 def viewer_section(order: Sequence[LabelView]) -> str:
     """The viewer's part of a page: intro, filters, the (script-filled) list, the index."""
-    document = index_document(order)
+    return "".join(viewer_section_parts(order))
+
+
+def viewer_section_parts(order: Sequence[LabelView]) -> Iterator[str]:
+    """:func:`viewer_section` in pieces, the index a row at a time (for a page written to
+    its file piece by piece)."""
+    names = _names(order)
 
     def named(key: str) -> list[tuple[str, str]]:
-        return [(str(i), name or "— (clean run)") for i, name in enumerate(document[key])]
+        return [(str(i), name or "— (clean run)") for i, name in enumerate(names[key])]
 
     controls = "".join(
         (
@@ -136,7 +168,7 @@ def viewer_section(order: Sequence[LabelView]) -> str:
             '<button type="button" id="collapse-all">collapse all</button></span>',
         )
     )
-    return (
+    yield (
         f'<p class="note">{len(order)} labelled runs. Open a run to load its numbered '
         "model-visible history (from the <code>runs/</code> folder beside this page); "
         "markers show T_F (fault delivered), T_E (refutation complete), T_S (first "
@@ -148,5 +180,7 @@ def viewer_section(order: Sequence[LabelView]) -> str:
         '<p class="no-match" id="run-none" hidden>No run matches these filters.</p>'
         '<div id="run-list"></div>'
         '<p><button type="button" id="run-more" hidden>show more</button></p>'
-        f'<script type="application/json" id="{INDEX_ID}">{index_json(document)}</script>'
+        f'<script type="application/json" id="{INDEX_ID}">'
     )
+    yield from index_json_parts(order)
+    yield "</script>"

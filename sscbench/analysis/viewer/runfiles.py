@@ -26,7 +26,7 @@ from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
-from sscbench.user_files import find_files
+from sscbench.user_files import iter_files
 
 RUNS_DIR = "runs"
 PER_DIRECTORY = 1000
@@ -114,7 +114,7 @@ def write_run_file(out_dir: Path, number: int, payload: dict[str, Any]) -> None:
 def ledger_paths(run_root: Path) -> Iterator[Path]:
     """Every finished-or-not ledger under ``run_root`` in path order (runs set aside by the
     executor as ``.incomplete-*`` are skipped)."""
-    yield from find_files(run_root, LEDGER_FILE)
+    yield from iter_files(run_root, LEDGER_FILE)
 
 
 def load_ledgers(run_root: Path, problems: list[str] | None = None) -> dict[str, Ledger]:
