@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -170,6 +171,16 @@ def _with_agent(
         raise ConfigError(
             "the native suite is served over streamable-http (one session per task); "
             "stdio serves one run per process"
+        )
+    if config.agent == "external":
+        from sscbench.native import catalogue
+
+        count = sum(len(catalogue(seed, families)) for seed in seeds)
+        print(
+            f"sscbench native: {count} tasks, each one MCP session of the external agent, "
+            f"in order; runs in {out}",
+            file=sys.stderr,
+            flush=True,
         )
     return run_suite_with(
         lambda: make_agent(config.agent, **config.params), seeds, families, out=out

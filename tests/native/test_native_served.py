@@ -121,8 +121,9 @@ def test_sscbench_native_launches_an_external_agent_per_task(
             f"command={REFERENCE} native:reference", "--family", "version_conflict",
             "--seeds", "2", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
-    printed = capsys.readouterr().out
+    printed, said = capsys.readouterr()
     assert "2/2 seeded runs succeeded" in printed and "Q3-version_conflict" in printed
+    assert f"2 tasks, each one MCP session of the external agent, in order; runs in {out}" in said
     for seed in (0, 1):
         run = out / f"Q3-version_conflict-s{seed}"
         assert json.loads((run / RUN_FILE).read_text())["verdict"]["primary"] == "SUCCESS"
