@@ -143,6 +143,12 @@ def test_sscbench_serve_native_launches_the_client_and_prints_the_verdicts(
     printed = capsys.readouterr().out
     assert "0/1 seeded runs succeeded" in printed and "STALE_WRITE" in printed
     assert (tmp_path / "Q3-version_conflict-s3" / RUN_FILE).exists()
+    cut = tmp_path / "short"
+    short = ["serve", "--native", "--family", "maintenance", "--seed", "0", "--max-steps", "6",
+             "--launch", f"{REFERENCE} native:reference", "--out", str(cut)]  # fmt: skip
+    assert main(short) == 0  # serve's step limit reaches the native tasks
+    record = json.loads((cut / "Q2-maintenance-s0" / RUN_FILE).read_text())
+    assert record["termination"] == "max_steps" and record["steps"] == 6
 
 
 @pytest.mark.parametrize(
@@ -152,6 +158,7 @@ def test_sscbench_serve_native_launches_the_client_and_prints_the_verdicts(
         (["serve", "--native", "--transport", "stdio"], "streamable-http"),
         (["serve", "--family", "link", "--domain", "airline"], "add --native"),
         (["native", "--out", "x"], "a scripted --solution writes none"),
+        (["native", "--max-steps", "2"], "--max-steps must be at least 3"),
         (["native", "--agent", "external", "--agent-param", "transport=stdio"], "stdio"),
     ],
 )
