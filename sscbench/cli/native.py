@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -83,6 +84,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--seeds", type=int, default=10, help="seeds per task (default 10)")
     p.add_argument(
+        "--max-steps",
+        type=int,
+        default=100,
+        help="model-visible events an agent's episode may hold (default 100, as for run)",
+    )
+    p.add_argument(
         "--out",
         type=Path,
         help="write each run's verdict (run.json) and, for an external agent, its client's "
@@ -97,6 +104,8 @@ def handle(args: argparse.Namespace) -> int:
     fails any seeded run (the oracle check), else 0."""
     if args.seeds < 1:
         raise ConfigError(f"--seeds must be at least 1, got {args.seeds}")
+    if args.max_steps < 3:
+        raise ConfigError(f"--max-steps must be at least 3, got {args.max_steps}")
     return play(args, range(args.seeds))
 
 
@@ -171,6 +180,20 @@ def _with_agent(
             "the native suite is served over streamable-http (one session per task); "
             "stdio serves one run per process"
         )
+    if config.agent == "external":
+        from sscbench.native import catalogue
+
+        count = sum(len(catalogue(seed, families)) for seed in seeds)
+        print(
+            f"sscbench native: {count} tasks, each one MCP session of the external agent, "
+            f"in order; runs in {out}",
+            file=sys.stderr,
+            flush=True,
+        )
     return run_suite_with(
-        lambda: make_agent(config.agent, **config.params), seeds, families, out=out
+        lambda: make_agent(config.agent, **config.params),
+        seeds,
+        families,
+        out=out,
+        max_steps=args.max_steps,
     )

@@ -270,12 +270,15 @@ def run_suite_with(
     seeds: Iterable[int] = range(10),
     families: Iterable[Family] = FAMILIES,
     out: Path | None = None,
+    max_steps: int = MAX_STEPS,
 ) -> list[Verdict]:
     """Every task of the catalogue (of ``families``) under every seed, each with a fresh
     agent; with ``out``, each run writes into ``out/<task>-s<seed>`` (:func:`run_dirs`)."""
     tasks = [task for seed in seeds for task in catalogue(seed, tuple(families))]
     dirs = run_dirs(tasks, out)
-    return [run_agent(task, make(), run_dir=d) for task, d in zip(tasks, dirs, strict=True)]
+    return [
+        run_agent(task, make(), max_steps, run_dir=d) for task, d in zip(tasks, dirs, strict=True)
+    ]
 
 
 def run_dirs(tasks: Sequence[NativeTask], out: Path | None) -> list[Path | None]:

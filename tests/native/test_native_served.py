@@ -121,8 +121,9 @@ def test_sscbench_native_launches_an_external_agent_per_task(
             f"command={REFERENCE} native:reference", "--family", "version_conflict",
             "--seeds", "2", "--out", str(out)]  # fmt: skip
     assert main(argv) == 0
-    printed = capsys.readouterr().out
+    printed, said = capsys.readouterr()
     assert "2/2 seeded runs succeeded" in printed and "Q3-version_conflict" in printed
+    assert f"2 tasks, each one MCP session of the external agent, in order; runs in {out}" in said
     for seed in (0, 1):
         run = out / f"Q3-version_conflict-s{seed}"
         assert json.loads((run / RUN_FILE).read_text())["verdict"]["primary"] == "SUCCESS"
@@ -142,6 +143,12 @@ def test_sscbench_serve_native_launches_the_client_and_prints_the_verdicts(
     printed = capsys.readouterr().out
     assert "0/1 seeded runs succeeded" in printed and "STALE_WRITE" in printed
     assert (tmp_path / "Q3-version_conflict-s3" / RUN_FILE).exists()
+    cut = tmp_path / "short"
+    short = ["serve", "--native", "--family", "maintenance", "--seed", "0", "--max-steps", "6",
+             "--launch", f"{REFERENCE} native:reference", "--out", str(cut)]  # fmt: skip
+    assert main(short) == 0  # serve's step limit reaches the native tasks
+    record = json.loads((cut / "Q2-maintenance-s0" / RUN_FILE).read_text())
+    assert record["termination"] == "max_steps" and record["steps"] == 6
 
 
 @pytest.mark.parametrize(
@@ -151,6 +158,7 @@ def test_sscbench_serve_native_launches_the_client_and_prints_the_verdicts(
         (["serve", "--native", "--transport", "stdio"], "streamable-http"),
         (["serve", "--family", "link", "--domain", "airline"], "add --native"),
         (["native", "--out", "x"], "a scripted --solution writes none"),
+        (["native", "--max-steps", "2"], "--max-steps must be at least 3"),
         (["native", "--agent", "external", "--agent-param", "transport=stdio"], "stdio"),
     ],
 )

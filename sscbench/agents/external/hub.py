@@ -207,15 +207,16 @@ class Hub:
             allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"],
         )
 
-    def announce(self) -> None:
-        """Say once, on stderr, where clients connect (when the first run waits for one)."""
+    def announce(self, resumes: bool = True) -> None:
+        """Say once, on stderr, where clients connect (when the first run waits for one);
+        ``resumes``: whether re-running the command resumes (τ² runs do, native tasks not)."""
         with Hub._lock:
             if self._announced:
                 return
             self._announced = True
         print(
             f"serving MCP at {self.base_url}{WAITING_PATH}: each client session is the next "
-            "run (Ctrl-C stops; re-running resumes)",
+            f"run (Ctrl-C stops{'; re-running resumes' if resumes else ''})",
             file=sys.stderr,
             flush=True,
         )
@@ -400,7 +401,7 @@ class HttpFrontEnd:
         if self.params.command is None:
             hub.wait_for_client(self._url)
             log.add("serving", url=f"{hub.base_url}{WAITING_PATH}", waiting=True)
-            hub.announce()
+            hub.announce(resumes=ctx.tools is None)  # a native task is not resumed
             return
         log.add("serving", url=self._url, waiting=False)
         self._launch(bridge, ctx, run_dir, log)
