@@ -52,6 +52,7 @@ from sscbench.analysis.results import (
     AdoptionRow,
     AnalysisResult,
     ArrivalRow,
+    ChannelRow,
     ConfigurationRow,
     FunnelRow,
     NoiseRow,
@@ -63,7 +64,7 @@ from sscbench.analysis.results import (
 )
 from sscbench.analysis.task_success import CleanOutcomes, task_success_rows
 from sscbench.cases.caseset import CaseSet
-from sscbench.reconstruct.labels import LabelView
+from sscbench.reconstruct.labels import LabelView, channel_of
 
 POOLED = "all"
 """Configuration name of the per-operator pooled rows (reformulation and timing)."""
@@ -113,6 +114,22 @@ def arrival_row(operator: str, configuration: str, runs: Sequence[Run], rate: _R
         no_use=no_use,
         undecidable=len(rest) - no_use,
     )
+
+
+def channel_rows(groups: Sequence[tuple[str, str, list[Run]]]) -> tuple[ChannelRow, ...]:
+    """Per operator × configuration and channel, the refuted runs of the arrival table by
+    stratum; none at all unless a refutation came through the user (then every group's
+    channels are listed, tool ones included, so the two can be read side by side)."""
+    rows = []
+    for operator, configuration, runs in groups:
+        refuted = [(channel_of(r.label), r.arrival) for r in runs if r.label is not None]
+        for channel in ("tool", "user"):
+            before = sum(1 for c, z in refuted if c == channel and z == "before")
+            after = sum(1 for c, z in refuted if c == channel and z == "after")
+            if before or after:
+                rows.append(ChannelRow(operator=operator, configuration=configuration,
+                                       channel=channel, before=before, after=after))  # fmt: skip
+    return tuple(rows) if any(r.channel == "user" for r in rows) else ()
 
 
 def adoption_row(
@@ -370,6 +387,7 @@ def analyze(
         configurations=configuration_rows(every_repetition_gated),
         funnel=population.funnel(),
         arrival=tuple(arrival_row(op, c, runs, rate) for op, c, runs in groups),
+        channels=channel_rows(groups),
         adoption=tuple(adoption_row(op, c, runs, rate) for op, c, runs in groups),
         timing=tuple(timing),
         reformulation=tuple(reformulation),

@@ -281,9 +281,11 @@ def render_report(
     controls = "included" if result.sensitivity == "controls_included" else "kept for arrival only"
     presented = ["funnel", "adoption", "arrival", "timing", "reformulation", "stance"]
     presented += ["stance_by_stratum", "noise"] + (["paired"] if result.paired else [])
+    presented += ["channels"] if result.channels else []
     base = "#" if viewer_html is not None else f"{TRAJECTORIES_FILE}#"
     tables: dict[str, Any] = {name: table_view(result, name, base) for name in presented}
     tables.setdefault("paired", None)
+    tables.setdefault("channels", None)
     answer = [
         {
             "configuration": row.configuration,

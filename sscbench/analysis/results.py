@@ -182,6 +182,19 @@ class PairedRow(_Row):
     adopted_variant_only: int
 
 
+class ChannelRow(_Row):
+    """How the refutations of runs with a decided ``Z_S`` reached the agent: ``tool`` (an
+    agent tool observation) or ``user`` (the customer relaying a device reading)."""
+
+    operator: str
+    configuration: str
+    channel: Literal["tool", "user"]
+    before: int
+    """Runs whose refutation came this way before their first dependent use."""
+    after: int
+    """Runs whose refutation came this way only after it."""
+
+
 class TaskSuccessRow(_Row):
     """τ²'s task reward (1 solved, 0 not) under fault beside the same task's clean run.
 
@@ -306,6 +319,9 @@ class AnalysisResult(_Row, DerivedDocument):
     task_success: tuple[TaskSuccessRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     """Task success under fault beside the clean runs (optional: absent from files written
     before it existed, and left out when empty)."""
+    channels: tuple[ChannelRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """The refutation channel beside ``Z_S`` — only when some refutation came through the
+    user (telecom's device readings); every other analysis has none, and no such field."""
     pass_k: tuple[PassKRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
     """pass^k of clean and faulted runs and adoption^k (optional, as ``task_success``)."""
     mitigations: tuple[MitigationRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)

@@ -30,6 +30,7 @@ from sscbench.analysis.results import (
     AdoptionRow,
     AnalysisResult,
     ArrivalRow,
+    ChannelRow,
     FunnelRow,
     Interval,
     MitigationRow,
@@ -58,12 +59,14 @@ TABLE_MODELS: dict[str, type[BaseModel]] = {
 """Field name of each table in :class:`AnalysisResult` → its row model, in report order."""
 
 OPTIONAL_TABLES: dict[str, type[BaseModel]] = {
+    "channels": ChannelRow,
     "task_success": TaskSuccessRow,
     "pass_k": PassKRow,
     "mitigations": MitigationRow,
 }
-"""Tables an analysis has only when its runs allow them (graded runs, repetitions, a
-mitigation arm): written as CSV and LaTeX when they have rows, and no file otherwise."""
+"""Tables an analysis has only when its runs allow them (a refutation through the user,
+graded runs, repetitions, a mitigation arm): written as CSV and LaTeX when they have
+rows, and no file otherwise."""
 EXPORTED: dict[str, type[BaseModel]] = TABLE_MODELS | OPTIONAL_TABLES
 
 JSON_FILE = "analysis.json"
@@ -78,6 +81,7 @@ TableRow = (
     | StanceStratumRow
     | NoiseRow
     | PairedRow
+    | ChannelRow
     | TaskSuccessRow
     | PassKRow
     | MitigationRow
@@ -395,6 +399,15 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
                 "discordant",
                 lambda row: f"{row.adopted_main_only} / {row.adopted_variant_only}",
             ),
+        ),
+    ),
+    "channels": (
+        "How the refutation reached the agent, beside Z_S: an agent tool observation, or "
+        "the user relaying a device reading (runs with a decided Z_S and a refutation)",
+        (
+            _c("channel", "channel", "channel"),
+            _c("before", "before", "before"),
+            _c("after", "after", "after"),
         ),
     ),
     "task_success": (

@@ -26,6 +26,21 @@ def signed(value: float | None, interval: Interval) -> str:
     return f"{value:+.2f}\n[{interval.low:+.2f}, {interval.high:+.2f}]"
 
 
+def channel_table(result: AnalysisResult) -> Table | None:
+    """Per operator × configuration and channel, the refuted runs before and after their
+    first dependent use (only when some refutation came through the user)."""
+    if not result.channels:
+        return None
+    table = compact_table(
+        "how the refutation reached the agent: a tool observation, or the user relaying a "
+        "device reading",
+        ("operator", "configuration", "channel", "before", "after"),
+    )
+    for r in result.channels:
+        table.add_row(r.operator, r.configuration, r.channel, str(r.before), str(r.after))
+    return table
+
+
 def task_success_table(result: AnalysisResult) -> Table | None:
     """Per configuration, every operator pooled: clean and faulted success on the pairs,
     their difference, and faulted success by adoption and by arrival stratum."""
@@ -156,5 +171,10 @@ def _short(rate: Rate) -> str:
 def reliability_tables(result: AnalysisResult) -> list[Table]:
     """The tables this result has (none when it was analysed without clean outcomes or
     mitigated configurations)."""
-    tables = (task_success_table(result), pass_k_table(result), mitigation_table(result))
+    tables = (
+        channel_table(result),
+        task_success_table(result),
+        pass_k_table(result),
+        mitigation_table(result),
+    )
     return [t for t in tables if t is not None]

@@ -10,7 +10,7 @@ operator's rule set applied to agent messages and calls after ``T_F``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.artifacts import issues
@@ -33,7 +33,7 @@ from sscbench.reconstruct.contract_labels import contract_label
 from sscbench.reconstruct.detector import Use
 from sscbench.reconstruct.labels import EventTime, RunLabels
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView, UseRules
-from sscbench.records.events import AgentMessage, AgentToolCall, by_agent
+from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage, by_agent
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.user_files import find_files
@@ -205,6 +205,15 @@ def _arrival(contract: FaultContract, history: History) -> EventTime:
     )
 
 
+def _user_channel(ledger: Ledger, t_e: EventTime) -> Literal["user"] | None:
+    """``user`` when the refutation at ``T_E`` is a customer message (a relayed device
+    reading), else ``None`` (a tool observation, or no refutation)."""
+    if t_e.status != "found" or t_e.step is None:
+        return None
+    at = next((e for e in ledger.events if e.step == t_e.step), None)
+    return "user" if isinstance(at, UserMessage) else None
+
+
 def adoption(uses: list[Use], t_u: EventTime) -> tuple[bool | None, str]:
     """``A`` and why: one erroneous reliance establishes adoption even when an undecidable
     use before it leaves ``T_U`` itself undecidable; without one, an undecidable ``T_U``
@@ -245,6 +254,7 @@ def label_ledger(
     t_f_step = fault_step(contract, history)
     triggered, why = triggered_state(run_dir, t_f_step)
     t_e = _arrival(contract, history)
+    base["refutation_channel"] = _user_channel(ledger, t_e)
     if not triggered or t_f_step is None:
         pending = EventTime(status="undecidable" if triggered is None else "none", reason=why)
         t_f = (

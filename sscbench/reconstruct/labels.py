@@ -87,6 +87,20 @@ class LabelView(Protocol):
     def y_end(self) -> StanceLabel | None: ...
     @property
     def contract_label(self) -> dict[str, Any] | None: ...
+    @property
+    def refutation_channel(self) -> RefutationChannel | None: ...
+
+
+RefutationChannel = Literal["tool", "user"]
+"""How a refutation reached the agent: an agent tool observation, or the user's words."""
+
+
+def channel_of(label: LabelView) -> RefutationChannel | None:
+    """The refutation's channel: ``user`` when the label says so, ``tool`` for any other
+    refutation that arrived (``T_E`` found), ``None`` when none arrived."""
+    if label.refutation_channel is not None:
+        return label.refutation_channel
+    return "tool" if label.t_e.status == "found" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +129,7 @@ class LabelSummary:
     z_s: ArrivalLabel | None
     y_end: StanceLabel | None
     contract_label: dict[str, Any] | None
+    refutation_channel: RefutationChannel | None = None
 
 
 class RunLabels(VersionedRecord):
@@ -146,11 +161,11 @@ class RunLabels(VersionedRecord):
     z_s: ArrivalLabel | None
     y_end: StanceLabel | None
     uses: tuple[dict[str, object], ...] = ()
-    SCHEMA: ClassVar[int] = 3
-    """2: ``contract_label``; 3: ``adjudication``. Only lines that carry one are written
-    as that version (3 when they carry the adjudication), so every other line stays the
-    version-1 line it always was, and a reader that predates the field refuses such a
-    line with the "newer" message instead of misreading it."""
+    SCHEMA: ClassVar[int] = 4
+    """2: ``contract_label``; 3: ``adjudication``; 4: ``refutation_channel``. Only lines
+    that carry one are written as that version (the highest they carry), so every other
+    line stays the version-1 line it always was, and a reader that predates the field
+    refuses such a line with the "newer" message instead of misreading it."""
 
     contract_label: dict[str, Any] | None = None
     """Observation-contract runs: the primary label by severity (validity / integrity /
@@ -164,6 +179,12 @@ class RunLabels(VersionedRecord):
     (:mod:`sscbench.reconstruct.adjudicate`); absent otherwise, so other lines keep
     their bytes."""
 
+    refutation_channel: RefutationChannel | None = None
+    """How the refutation at ``T_E`` reached the agent, written only when it came through
+    the user (``user``: a customer message relaying a device reading, telecom); absent
+    when it was an agent tool observation or nothing arrived, so those lines keep their
+    bytes. :func:`channel_of` reads either form."""
+
     @model_validator(mode="before")
     @classmethod
     def _labelled_lines_are_versioned(cls, data: Any) -> Any:
@@ -173,6 +194,8 @@ class RunLabels(VersionedRecord):
                 version = max(2, version)
             if data.get("adjudication") is not None:
                 version = max(3, version)
+            if data.get("refutation_channel") is not None:
+                version = max(4, version)
             if version > 1:
                 return {**data, "schema_version": version}
         return data
@@ -180,7 +203,7 @@ class RunLabels(VersionedRecord):
     def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = super()._first_version_implicit(handler)
         if isinstance(data, dict):
-            for name in ("contract_label", "adjudication"):
+            for name in ("contract_label", "adjudication", "refutation_channel"):
                 if data.get(name) is None:
                     data.pop(name, None)
         return data
@@ -324,4 +347,5 @@ class _Summaries:
             z_s=label.z_s,
             y_end=label.y_end,
             contract_label=contract,
+            refutation_channel=label.refutation_channel,
         )

@@ -201,6 +201,29 @@ def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     assert absent.numerator == absent.denominator == usage["scripted:eager"].population > 0
 
 
+def test_the_refutation_channel_is_reported_beside_z_s(
+    demo_labels: list[RunLabels], results: dict[str, AnalysisResult]
+) -> None:
+    """DeviceReading's refutations reach the agent through the customer's words, every
+    other operator's as a tool observation; the channels table counts them by stratum."""
+    user = [x for x in demo_labels if x.refutation_channel == "user"]
+    assert user and {x.operator for x in user} == {"device_reading"}
+    assert all(x.schema_version == 4 and x.t_e.status == "found" for x in user)
+    assert all(
+        x.refutation_channel is None and "refutation_channel" not in x.model_dump_json()
+        for x in demo_labels
+        if x.operator != "device_reading"
+    )
+    rows = results["primary"].channels
+    by = {(r.operator, r.configuration, r.channel): (r.before, r.after) for r in rows}
+    arrival = {(a.operator, a.configuration): a for a in results["primary"].arrival}
+    for (op, conf, channel), (before, after) in by.items():
+        assert channel == ("user" if op == "device_reading" else "tool")
+        a = arrival[(op, conf)]
+        assert (before, after) == (a.before.numerator, a.after.numerator)
+    assert by[("device_reading", "scripted:eager", "user")][1] > 0  # told, then checked
+
+
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:
     again = analyze(demo_labels, load_case_set(), replicates=2000, seed=0)
     assert again == results["primary"]

@@ -16,6 +16,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.operators.device_reading import DeviceReading
 from sscbench.operators.screen import screen
 from sscbench.reconstruct import label_run
+from sscbench.reconstruct.labels import channel_of
 from sscbench.reconstruct.validate import Agreement, compare, ground_truth
 from sscbench.runs.episode import EpisodeSpec, run_episode
 from sscbench.users import make_user
@@ -51,6 +52,9 @@ def test_the_reference_agents_fill_the_arrival_strata(agent: str, tmp_path: Path
         )
         truth = ground_truth(run)
         labels = label_run(run)
+        refuted = labels.z_s in ("before", "after")
+        assert labels.refutation_channel == ("user" if refuted else None)
+        assert channel_of(labels) == ("user" if refuted else None)
         assert truth is not None and truth.triggered
         z_s, adopted, y_end, solved = EXPECTED[agent]
         assert (labels.z_s, truth.adopted, truth.y_end, end.success) == (
