@@ -30,9 +30,11 @@ from sscbench.records.events import AgentToolCall
 
 NAMES = {
     "airplane_mode": r"(?:airplane|aeroplane|flight)[\s_-]?mode",
-    "mobile_data": r"(?:mobile|cellular)[\s_-]?data(?:[\s_-]enabled)?",
+    "mobile_data": r"(?:(?:mobile|cellular)[\s_-]?data(?:[\s_-]enabled)?"
+    r"|data\s+(?:toggle|switch|setting|connection)|(?<=your\s)data|(?<=the\s)data)",
 }
-"""How each setting is named (the network status's own labels included)."""
+"""How each setting is named (the network status's own labels included; "your data" and
+"the data toggle" are how people name mobile data on a phone)."""
 ON_WORDS = r"on|enabled|active|activated|yes|true"
 OFF_WORDS = r"off|disabled|inactive|deactivated|no|false"
 STATE = r"(?:turned\s+|switched\s+|set\s+to\s+|showing\s+(?:as\s+)?|still\s+)?"
@@ -91,6 +93,10 @@ def _patterns(name: str) -> list[tuple[re.Pattern[str], bool | None]]:
 
 PATTERNS = {reading: _patterns(name) for reading, name in NAMES.items()}
 ON = re.compile(rf"^(?:{ON_WORDS})$", re.IGNORECASE)
+DISJUNCTION = re.compile(rf"\s*(?:/|\bor\b)\s*(?:{ON_WORDS}|{OFF_WORDS}|not)\b", re.IGNORECASE)
+"""A state word offered with its alternative ("on or off", "enabled/disabled")."""
+OPEN = re.compile(r"\b(?:whether|if)\s+(?:[\w']+\s+){0,3}$", re.IGNORECASE)
+"""A state under "whether" or "if" a few words before it: asked or supposed, not stated."""
 
 
 def device_mentions(text: str, reading: str, on_is: Which, off_is: Which) -> list[ValueMention]:
@@ -108,6 +114,10 @@ def device_mentions(text: str, reading: str, on_is: Which, off_is: Which) -> lis
                 on = word == "" or ON.match(word) is not None  # "in airplane mode": on
                 if m.groupdict().get("neg"):
                     on = not on
+            if state is None and (
+                DISJUNCTION.match(text, m.end()) or OPEN.search(text, 0, m.start())
+            ):
+                continue  # "on or off?", "check whether it is on": asked, not stated
             taken.append(m.span())
             label = reading.replace("_", " ")
             mention = Mention(m.group(0), m.start(), m.end(), "derived")
