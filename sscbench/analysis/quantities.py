@@ -38,6 +38,7 @@ from sscbench.analysis.mitigation_cost import RunUsage
 from sscbench.analysis.paired import paired_rows
 from sscbench.analysis.passk import pass_k_rows
 from sscbench.analysis.population import (
+    CONTROL_SUFFIX,
     SENSITIVITIES,
     STRATA,
     Population,
@@ -54,6 +55,7 @@ from sscbench.analysis.results import (
     ArrivalRow,
     ChannelRow,
     ConfigurationRow,
+    DomainAdoptionRow,
     FunnelRow,
     NoiseRow,
     Rate,
@@ -399,6 +401,7 @@ def analyze(
         paired=paired_rows(labels),
         overall_funnel=overall[0],
         overall_adoption=overall[1],
+        domains=_domains(case_set, groups, rate),
         validation=None if corrected is None else corrected.info,
         error_rates=() if corrected is None else corrected.error_rates,
         corrected=() if corrected is None else corrected.corrected,
@@ -444,6 +447,44 @@ def _overall(
         funnel.append(funnel_row(ALL_OPERATORS, conf, runs, gated[conf]))
         adoption.append(adoption_row(ALL_OPERATORS, conf, runs, rate))
     return tuple(funnel), tuple(adoption)
+
+
+def _domains(
+    case_set: CaseSet, groups: Sequence[tuple[str, str, list[Run]]], rate: _Rates
+) -> tuple[DomainAdoptionRow, ...]:
+    """Per configuration and domain, adoption with every operator of that domain pooled
+    (clusters kept apart per operator, as in :func:`_overall`); none for one domain."""
+    domain_of = {case.entry.case_id: case.contract.domain for case in case_set.cases}
+
+    def domain(run: Run) -> str:
+        case = run.key.case_id
+        base = case[: -len(CONTROL_SUFFIX)] if case.endswith(CONTROL_SUFFIX) else case
+        return domain_of.get(case) or domain_of.get(base) or "unknown"
+
+    runs_by: dict[tuple[str, str], list[Run]] = defaultdict(list)
+    for operator, conf, own in groups:
+        for run in own:
+            pooled = replace(run, cluster=f"{operator}/{run.cluster}")
+            runs_by[(conf, domain(run))].append(pooled)
+    if len({d for _, d in runs_by}) < 2:
+        return ()
+    rows = []
+    for (conf, dom), runs in sorted(runs_by.items()):
+        a = adoption_row(ALL_OPERATORS, conf, runs, rate)
+        rows.append(
+            DomainAdoptionRow(
+                operator=ALL_OPERATORS,
+                configuration=conf,
+                domain=dom,
+                triggered=sum(1 for r in runs if r.adoptable and r.triggered),
+                a_t=a.a_t,
+                a_p=a.a_p,
+                a_before=a.a_before,
+                a_after=a.a_after,
+                a_absent=a.a_absent,
+            )
+        )
+    return tuple(rows)
 
 
 def analyze_all(

@@ -282,10 +282,12 @@ def render_report(
     presented = ["funnel", "adoption", "arrival", "timing", "reformulation", "stance"]
     presented += ["stance_by_stratum", "noise"] + (["paired"] if result.paired else [])
     presented += ["channels"] if result.channels else []
+    presented += ["domains"] if result.domains else []
     base = "#" if viewer_html is not None else f"{TRAJECTORIES_FILE}#"
     tables: dict[str, Any] = {name: table_view(result, name, base) for name in presented}
     tables.setdefault("paired", None)
     tables.setdefault("channels", None)
+    tables.setdefault("domains", None)
     answer = [
         {
             "configuration": row.configuration,

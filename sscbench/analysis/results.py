@@ -195,6 +195,22 @@ class ChannelRow(_Row):
     """Runs whose refutation came this way only after it."""
 
 
+class DomainAdoptionRow(_Row):
+    """Per configuration and τ² domain, every operator's runs of that domain pooled: the
+    overall answer (``overall_adoption``) split by domain."""
+
+    operator: str
+    """Always :data:`ALL_OPERATORS`."""
+    configuration: str
+    domain: str
+    triggered: int
+    a_t: Rate
+    a_p: Rate
+    a_before: Rate
+    a_after: Rate
+    a_absent: Rate
+
+
 class TaskSuccessRow(_Row):
     """τ²'s task reward (1 solved, 0 not) under fault beside the same task's clean run.
 
@@ -333,6 +349,9 @@ class AnalysisResult(_Row, DerivedDocument):
     the report's first answer. Intervals resample each operator's entity clusters apart.
     Absent from files written before they existed (left out when empty, so such a file
     reads and writes back unchanged)."""
+    domains: tuple[DomainAdoptionRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)
+    """``overall_adoption`` per τ² domain, when the runs span more than one (left out
+    otherwise, so a one-domain analysis reads and writes back unchanged)."""
     validation: ValidationInfo | None = Field(default=None, exclude_if=lambda v: v is None)
     """The validation sample the correction used (None: none was given, nothing corrected)."""
     error_rates: tuple[ErrorRateRow, ...] = Field(default=(), exclude_if=lambda rows: not rows)

@@ -31,6 +31,7 @@ from sscbench.analysis.results import (
     AnalysisResult,
     ArrivalRow,
     ChannelRow,
+    DomainAdoptionRow,
     FunnelRow,
     Interval,
     MitigationRow,
@@ -59,6 +60,7 @@ TABLE_MODELS: dict[str, type[BaseModel]] = {
 """Field name of each table in :class:`AnalysisResult` → its row model, in report order."""
 
 OPTIONAL_TABLES: dict[str, type[BaseModel]] = {
+    "domains": DomainAdoptionRow,
     "channels": ChannelRow,
     "task_success": TaskSuccessRow,
     "pass_k": PassKRow,
@@ -82,6 +84,7 @@ TableRow = (
     | NoiseRow
     | PairedRow
     | ChannelRow
+    | DomainAdoptionRow
     | TaskSuccessRow
     | PassKRow
     | MitigationRow
@@ -399,6 +402,19 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
                 "discordant",
                 lambda row: f"{row.adopted_main_only} / {row.adopted_variant_only}",
             ),
+        ),
+    ),
+    "domains": (
+        "Adoption per τ² domain, every operator of the domain pooled (A_T on triggered runs, "
+        "A_P within P, and per arrival stratum)",
+        (
+            _c("domain", "domain", "domain"),
+            _c("triggered", "triggered", "triggered"),
+            _c("A_T", "$A_T$", "a_t"),
+            _c("A_P", "$A_P$", "a_p"),
+            _c("a_before", "$a_{\\mathrm{before}}$", "a_before"),
+            _c("a_after", "$a_{\\mathrm{after}}$", "a_after"),
+            _c("a_absent", "$a_{\\mathrm{absent}}$", "a_absent"),
         ),
     ),
     "channels": (

@@ -26,6 +26,25 @@ def signed(value: float | None, interval: Interval) -> str:
     return f"{value:+.2f}\n[{interval.low:+.2f}, {interval.high:+.2f}]"
 
 
+def domain_table(result: AnalysisResult) -> Table | None:
+    """Per configuration and τ² domain, adoption with every operator of the domain pooled
+    (only when the runs span more than one domain)."""
+    if not result.domains:
+        return None
+    table = compact_table(
+        "adoption by arrival per τ² domain, every operator of the domain pooled",
+        ("configuration", "domain", "trig.", "A_T", "A_P", "before", "after", "absent"),
+    )
+    for r in result.domains:
+        table.add_row(
+            r.configuration,
+            r.domain,
+            str(r.triggered),
+            *(share(x) for x in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)),
+        )
+    return table
+
+
 def channel_table(result: AnalysisResult) -> Table | None:
     """Per operator × configuration and channel, the refuted runs before and after their
     first dependent use (only when some refutation came through the user)."""
@@ -172,6 +191,7 @@ def reliability_tables(result: AnalysisResult) -> list[Table]:
     """The tables this result has (none when it was analysed without clean outcomes or
     mitigated configurations)."""
     tables = (
+        domain_table(result),
         channel_table(result),
         task_success_table(result),
         pass_k_table(result),

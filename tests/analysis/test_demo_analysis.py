@@ -224,6 +224,26 @@ def test_the_refutation_channel_is_reported_beside_z_s(
     assert by[("device_reading", "scripted:eager", "user")][1] > 0  # told, then checked
 
 
+def test_adoption_is_split_by_domain_and_adds_up_to_the_pooled_answer(
+    demo_labels: list[RunLabels], results: dict[str, AnalysisResult]
+) -> None:
+    primary = results["primary"]
+    domains = {(r.configuration, r.domain): r for r in primary.domains}
+    assert {d for _, d in domains} == {"airline", "retail", "telecom"}
+    assert domains[("scripted:careful", "telecom")].triggered > 0
+    for overall in primary.overall_adoption:
+        mine = [r for (c, _), r in domains.items() if c == overall.configuration]
+        for name in ("a_t", "a_p", "a_before", "a_after", "a_absent"):
+            pooled = getattr(overall, name)
+            assert sum(getattr(r, name).numerator for r in mine) == pooled.numerator
+            assert sum(getattr(r, name).denominator for r in mine) == pooled.denominator
+    airline = {c.entry.case_id for c in load_case_set().cases if c.contract.domain == "airline"}
+    one = analyze(
+        [x for x in demo_labels if x.case_id in airline], load_case_set(), replicates=50
+    )
+    assert one.overall_adoption and one.domains == ()  # one domain: nothing to split
+
+
 def test_deterministic(demo_labels: list[RunLabels], results: dict[str, AnalysisResult]) -> None:
     again = analyze(demo_labels, load_case_set(), replicates=2000, seed=0)
     assert again == results["primary"]
