@@ -2,11 +2,12 @@
 
 An index page holds one short row per run and filters them (configuration, operator, case,
 arrival class, adoption, free text); a run's numbered model-visible history, with its event
-times marked, is loaded from a small per-run script file only when it is opened. Everything
-works from disk (``file://``), with no server and nothing fetched from anywhere else.
+times marked, is loaded from its shard script file (256 runs a file) only when it is
+opened. Everything works from disk (``file://``), with no server and nothing fetched from
+anywhere else.
 
 * :mod:`.marks` — what is marked on a run (shared with ``sscbench show``);
-* :mod:`.runfiles` — one file per run, written while the ledgers stream past;
+* :mod:`.runfiles` — the runs' shard files, written while the ledgers stream past;
 * :mod:`.index` — the index rows and the filters;
 * :mod:`.assets` — the page's style and script.
 """
@@ -21,6 +22,7 @@ from sscbench.analysis.viewer.runfiles import (
     model_of,
     run_file,
     run_payload,
+    shard_count,
     write_run_files,
 )
 
@@ -35,6 +37,7 @@ __all__ = [
     "run_file",
     "run_order",
     "run_payload",
+    "shard_count",
     "slug",
     "step_marks",
     "viewer_section",
