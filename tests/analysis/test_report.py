@@ -29,7 +29,7 @@ from sscbench.analysis.report import (
 from sscbench.analysis.results import AdoptionRow, AnalysisResult, Interval, Rate
 from sscbench.analysis.viewer import load_ledgers, run_file, run_order, run_payload, step_marks
 from sscbench.analysis.viewer.index import INDEX_ID
-from sscbench.analysis.viewer.runfiles import CALLBACK, SHARD, shard_file
+from sscbench.analysis.viewer.shards import SHARD, read_shard, shard_file
 from sscbench.cli import report as report_cmd
 from sscbench.reconstruct.labels import RunLabels, read_labels
 
@@ -109,18 +109,15 @@ def test_fixture_really_carries_the_injection() -> None:
 
 def _run_files(report_dir: Path) -> dict[int, dict[str, object]]:
     """Every run's payload by index row, from the shard files: each checked to be one call
-    of the page's callback with a JSON literal (data only: no other code can be in it),
+    of the page's callback with JSON literals (data only: no other code can be in it),
     named after its shard and holding exactly that shard's rows."""
     out: dict[int, dict[str, object]] = {}
     for path in sorted((report_dir / "runs").rglob("*.js")):
-        text = path.read_text(encoding="utf-8")
-        match = re.fullmatch(rf"{CALLBACK}\((\d+),(.*)\);\n", text, re.DOTALL)
-        assert match is not None, path
-        k, rows = int(match[1]), json.loads(match[2])
+        k, rows = read_shard(path.read_text(encoding="utf-8"))
         assert path.relative_to(report_dir).as_posix() == shard_file(k)
-        assert [int(n) for n in rows] == list(range(k * SHARD, k * SHARD + len(rows)))
-        assert all(run_file(int(n)) == shard_file(k) for n in rows)
-        out.update((int(n), payload) for n, payload in rows.items())
+        assert list(rows) == list(range(k * SHARD, k * SHARD + len(rows)))
+        assert all(run_file(n) == shard_file(k) for n in rows)
+        out.update(rows)
     return out
 
 

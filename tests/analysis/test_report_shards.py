@@ -3,18 +3,18 @@ number of runs, each written in row order whatever order the ledgers arrive in."
 
 from __future__ import annotations
 
-import json
 import random
-import re
 from pathlib import Path
+from typing import Any
 
 from sscbench.analysis.synthetic import synthetic_labels, write_run_set
 from sscbench.analysis.viewer import run_order, write_run_files
-from sscbench.analysis.viewer.runfiles import (
+from sscbench.analysis.viewer.shards import (
     CALLBACK,
     RUNS_DIR,
     SHARD,
     ShardWriter,
+    read_shard,
     shard_count,
     shard_file,
 )
@@ -40,36 +40,57 @@ def test_runs_folder_holds_one_file_per_256_runs(tmp_path: Path) -> None:
     ]
     rows: dict[int, dict[str, object]] = {}
     for k, path in enumerate(files):
-        match = re.fullmatch(rf"{CALLBACK}\({k},(.*)\);\n", path.read_text(), re.DOTALL)
-        assert match is not None
-        rows.update((int(n), p) for n, p in json.loads(match[1]).items())
+        number, runs = read_shard(path.read_text())
+        assert number == k
+        rows.update(runs)
     assert sorted(rows) == list(range(RUNS))
     assert [rows[n]["id"] for n in range(RUNS)] == [x.run_id for x in order]
     assert all(rows[n]["events"] for n in range(RUNS))  # the ledgers' histories, not "missing"
 
 
+def _payload(n: int) -> dict[str, Any]:
+    common = "no dependent use — the fault-bearing observation was never delivered"
+    return {
+        "id": f"r{n}",
+        "meta": [["T_S", common], ["task", f"airline {n % 3}"]],
+        "events": [[0, "user_message", "user", "é" * (n % 7), [["m-t_f", "T_F", common]]]],
+        **({"missing": "ledger not found"} if n % 5 == 0 else {}),
+    }
+
+
 def test_shards_are_the_same_bytes_whatever_order_rows_arrive_in(tmp_path: Path) -> None:
     rows = 2 * SHARD + 5
-    data = {n: json.dumps({"id": f"r{n}", "text": "é" * (n % 7)}).encode() for n in range(rows)}
     shuffled = list(range(rows))
     random.Random(0).shuffle(shuffled)
     outs = []
     for name, sequence in (("ordered", range(rows)), ("shuffled", shuffled)):
         writer = ShardWriter(tmp_path / name, rows)
         for n in sequence:
-            writer.put(n, data[n])
+            writer.put(n, _payload(n))
         writer.close()
         outs.append({p.name: p.read_bytes() for p in _files(tmp_path / name)})
     assert outs[0] == outs[1]
     assert sorted(outs[0]) == ["0.js", "1.js", "2.js"]
-    assert outs[0]["2.js"] == (
-        f'{CALLBACK}(2,{{"{2 * SHARD}":'.encode()
-        + b",".join(
-            (f'"{n}":'.encode() if n > 2 * SHARD else b"") + data[n] for n in range(2 * SHARD, rows)
-        )
-        + b"});\n"
-    )
+    for k in range(3):
+        number, runs = read_shard(outs[0][f"{k}.js"].decode())
+        assert number == k
+        assert runs == {n: _payload(n) for n in range(k * SHARD, min(rows, (k + 1) * SHARD))}
     assert list((tmp_path / "shuffled").iterdir()) == [tmp_path / "shuffled" / RUNS_DIR]
+
+
+def test_each_string_is_stored_once_a_shard(tmp_path: Path) -> None:
+    writer = ShardWriter(tmp_path, SHARD + 1)
+    for n in range(SHARD + 1):
+        writer.put(n, _payload(n))
+    writer.close()
+    first = (tmp_path / shard_file(0)).read_text()
+    common = "no dependent use — the fault-bearing observation was never delivered"
+    assert first.count(common) == 1  # 256 runs × 2 uses, one copy
+    assert first.count('"user_message"') == 1
+    assert first.startswith(f"{CALLBACK}(0,{{") and first.endswith("]);\n")
+    second = (tmp_path / shard_file(1)).read_text()
+    assert second.count(common) == 1  # each shard stands alone
+    assert read_shard(second) == (1, {SHARD: _payload(SHARD)})
 
 
 def test_no_runs_write_no_runs_folder(tmp_path: Path) -> None:

@@ -7,7 +7,8 @@ opened. Everything works from disk (``file://``), with no server and nothing fet
 anywhere else.
 
 * :mod:`.marks` — what is marked on a run (shared with ``sscbench show``);
-* :mod:`.runfiles` — the runs' shard files, written while the ledgers stream past;
+* :mod:`.runfiles` — each run's payload, made while the ledgers stream past;
+* :mod:`.shards` — the payloads paged into shard files, each string once a shard;
 * :mod:`.index` — the index rows and the filters;
 * :mod:`.assets` — the page's style and script.
 """
@@ -16,15 +17,13 @@ from sscbench.analysis.viewer.assets import VIEWER_CSS, VIEWER_SCRIPT
 from sscbench.analysis.viewer.index import run_order, viewer_section
 from sscbench.analysis.viewer.marks import StepMarks, slug, step_marks
 from sscbench.analysis.viewer.runfiles import (
-    RUNS_DIR,
     RunFiles,
     load_ledgers,
     model_of,
-    run_file,
     run_payload,
-    shard_count,
     write_run_files,
 )
+from sscbench.analysis.viewer.shards import RUNS_DIR, read_shard, run_file, shard_count
 
 __all__ = [
     "RUNS_DIR",
@@ -34,6 +33,7 @@ __all__ = [
     "StepMarks",
     "load_ledgers",
     "model_of",
+    "read_shard",
     "run_file",
     "run_order",
     "run_payload",

@@ -8,7 +8,7 @@ nor "expand shown" can freeze the page.
 
 from __future__ import annotations
 
-from sscbench.analysis.viewer.runfiles import CALLBACK, RUNS_DIR, SHARD
+from sscbench.analysis.viewer.shards import CALLBACK, RUNS_DIR, SHARD
 
 PAGE = 100
 """Index rows drawn at once ("show more" draws the next ones)."""
@@ -130,8 +130,18 @@ _SCRIPT = """(function () {
     d.addEventListener("toggle", function () { if (d.open) { openRun(d, n); } });
     return d;
   }
-  window.@CALLBACK@ = function (k, shard) {
-    for (var key in shard) { cache[+key] = shard[key]; }
+  window.@CALLBACK@ = function (k, shard, strings) {
+    function s(i) { return strings[i]; }
+    for (var key in shard) {
+      var p = shard[key];
+      cache[+key] = {
+        id: p.id, missing: p.missing,
+        meta: p.meta.map(function (m) { return [s(m[0]), s(m[1])]; }),
+        events: p.events.map(function (e) {
+          return [e[0], s(e[1]), s(e[2]), s(e[3]), e[4].map(function (t) { return t.map(s); })];
+        })
+      };
+    }
     var w = waiting[k] || [];
     delete waiting[k];
     w.forEach(function (f) { f(); });

@@ -1,33 +1,21 @@
-"""The runs' histories in paged script files, written while the ledgers stream past.
+"""What the viewer shows of each run, taken from its ledger while the ledgers stream past.
 
-The viewer's index page holds only one short row per run; a run's history is loaded when
-it is opened, from the shard ``runs/<n // 256>.js`` beside the page, which holds index rows
-``256·k … 256·k + 255`` and is cached by the page once loaded. A *script* file, not JSON:
-browsers refuse ``fetch()`` of ``file://`` URLs, but a page opened from disk may still load
-a script from its own folder (the page's Content-Security-Policy allows ``'self'``). Each
-shard calls ``SSCBenchRuns(k, {"n": data, …})``; ``data`` is JSON, and the page puts every
-string of it into the document as text (``textContent``), never as markup — so model, user
-and tool text cannot become HTML, whatever it contains. Paged rather than one file per run:
-100,000 runs make 391 files, not 100,000.
-
-Each ledger is parsed once, turned into its run's JSON and dropped. Ledgers arrive in path
-order, rows are in index order: a run whose shard is not the one being written waits in a
-temporary spool file (an offset and a length per row in memory), so one shard is open at a
-time and memory stays flat in the number of runs; the shards' bytes do not depend on the
-order the ledgers arrived in.
+The viewer's index page holds only one short row per run; a run's labelled rows and
+numbered, marked history (its *payload*) are loaded when it is opened, from the shard file
+holding it (:mod:`.shards`). Each ledger is parsed once, turned into its payload and
+dropped: memory stays flat in the number of runs.
 """
 
 from __future__ import annotations
 
 import json
-import tempfile
-from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from sscbench.analysis.viewer.marks import fault_rows, label_rows, step_marks, yes_no
+from sscbench.analysis.viewer.shards import ShardWriter
 from sscbench.errors import LedgerError
 from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
@@ -35,11 +23,6 @@ from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
 from sscbench.user_files import iter_files
 
-RUNS_DIR = "runs"
-SHARD = 256
-"""Runs per shard file: a shard is a few hundred kilobytes to a few megabytes, loaded at
-once when one of its runs is opened; 100,000 runs make 391 files."""
-CALLBACK = "SSCBenchRuns"
 KIND_NAMES = {
     "user_message": "user",
     "agent_message": "agent",
@@ -48,21 +31,6 @@ KIND_NAMES = {
     "system_notice": "harness notice",
 }
 NOT_FOUND = "ledger not found under the run directory"
-
-
-def shard_file(shard: int) -> str:
-    """Shard ``shard``'s file, relative to the page (the page script builds the same path)."""
-    return f"{RUNS_DIR}/{shard}.js"
-
-
-def run_file(number: int) -> str:
-    """The shard file holding index row ``number``, relative to the page."""
-    return shard_file(number // SHARD)
-
-
-def shard_count(runs: int) -> int:
-    """How many shard files ``runs`` index rows make: ⌈runs / SHARD⌉."""
-    return -(-runs // SHARD)
 
 
 def model_of(ledger: Ledger) -> str:
@@ -118,69 +86,6 @@ def run_payload(run_id: str, ledger: Ledger | None, labels: RunLabels | None) ->
     if ledger is None:
         payload["missing"] = NOT_FOUND
     return payload
-
-
-def payload_bytes(payload: dict[str, Any]) -> bytes:
-    """One run's payload as it stands in its shard: compact JSON, UTF-8."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-class ShardWriter:
-    """Writes index rows ``0 … rows-1`` into shard files in row order, whatever order
-    they are given in: the next row goes straight into the open shard, any other waits in
-    a spool file until the rows before it are written. One shard file is open at a time;
-    per row, memory holds a spool offset and length (16 bytes)."""
-
-    def __init__(self, out_dir: Path, rows: int) -> None:
-        self._dir = out_dir / RUNS_DIR
-        self._rows = rows
-        self._next = 0  # the first row not yet in a shard
-        self._offset = array("q", bytes(8 * rows))
-        self._length = array("q", [-1]) * rows  # -1: not spooled
-        self._spool: IO[bytes] | None = None
-        self._spool_end = 0
-        self._shard: IO[bytes] | None = None
-
-    def put(self, n: int, data: bytes) -> None:
-        """Row ``n``'s payload bytes (each row exactly once)."""
-        if n != self._next:
-            if self._spool is None:  # unnamed, beside the report: gone however this ends
-                self._dir.parent.mkdir(parents=True, exist_ok=True)
-                self._spool = tempfile.TemporaryFile(dir=self._dir.parent)  # noqa: SIM115
-            self._spool.seek(self._spool_end)
-            self._spool.write(data)
-            self._offset[n], self._length[n] = self._spool_end, len(data)
-            self._spool_end += len(data)
-            return
-        self._write(data)
-        while self._next < self._rows and self._length[self._next] >= 0:
-            assert self._spool is not None
-            self._spool.seek(self._offset[self._next])
-            self._write(self._spool.read(self._length[self._next]))
-
-    def _write(self, data: bytes) -> None:
-        n = self._next
-        first = n % SHARD == 0
-        if first:
-            self._dir.mkdir(parents=True, exist_ok=True)
-            self._shard = (self._dir / f"{n // SHARD}.js").open("wb")
-            self._shard.write(f"{CALLBACK}({n // SHARD},{{".encode())
-        assert self._shard is not None
-        self._shard.write(f'{"" if first else ","}"{n}":'.encode() + data)
-        self._next = n + 1
-        if self._next % SHARD == 0 or self._next == self._rows:
-            self._shard.write(b"});\n")
-            self._shard.close()
-            self._shard = None
-
-    def close(self) -> None:
-        """Drop the spool (every row must have been put) and any open shard."""
-        if self._spool is not None:
-            self._spool.close()
-            self._spool = None
-        if self._shard is not None:
-            self._shard.close()
-            self._shard = None
 
 
 def ledger_paths(run_root: Path) -> Iterator[Path]:
@@ -247,7 +152,7 @@ def write_run_files(
             return
         done[n] = 1
         label = order[n]
-        shards.put(n, payload_bytes(run_payload(label.run_id, ledger, labels_of(n))))
+        shards.put(n, run_payload(label.run_id, ledger, labels_of(n)))
         found.models.setdefault(label.configuration or label.agent, model_of(ledger))
 
     try:
@@ -263,7 +168,7 @@ def write_run_files(
         for n, label in enumerate(order):
             if not done[n]:
                 found.missing.append(label.run_id)
-                shards.put(n, payload_bytes(run_payload(label.run_id, None, labels_of(n))))
+                shards.put(n, run_payload(label.run_id, None, labels_of(n)))
     finally:
         shards.close()
     return found
