@@ -81,7 +81,7 @@ def register(sub: Any) -> None:
         default="auto",
         help="put the trajectory viewer's run index in report.html (embed), on its own page "
         "trajectories.html (link), or embed it up to 2,000 runs (auto, the default); runs "
-        "always load on demand from per-run files in runs/",
+        "always load on demand from shard files in runs/ (256 runs a file)",
     )
     p.add_argument(
         "--executor",
