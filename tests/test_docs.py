@@ -250,7 +250,7 @@ def test_readme_candidate_counts_are_the_cached_screening_counts() -> None:
         included = "" if shipped is None else str(shipped["included"] + shipped["controls"])
         assert second in (str(counts[name]["valid"]), included), (display, numbers)
         checked += 1
-    assert checked == len(operator_names()) == 12
+    assert checked == len(operator_names()) == 13
 
 
 def test_docs_candidate_counts_are_the_cached_screening_counts() -> None:

@@ -297,7 +297,7 @@ def build_case_set(
     seed: int = 0,
     limits: SearchLimits = DEFAULT_LIMITS,
     name: str = "sscbench-default",
-    version: str = "2.4.0",
+    version: str = "2.5.0",
     on_operator: Callable[[str, dict[str, int]], None] | None = None,
     review: ReviewOutcome | None = None,
 ) -> Manifest:

@@ -139,12 +139,18 @@ class ReadingRewrite(_Frozen):
     that line replaced by ``reads``. An answer without the line (the state moved on: the
     customer toggled the setting) is left untouched. The reading reaches the agent only
     through the customer's words.
+
+    ``setting`` (a boolean field of τ²'s device, e.g. ``airplane_mode``) names the setting
+    the line shows: the other lines that follow from it (connection, signal, network type)
+    are then delivered as the phone would show them with that setting reversed, so the one
+    answer stays coherent (:mod:`sscbench.fault_contracts.device_state`).
     """
 
     kind: Literal["reading_rewrite"] = "reading_rewrite"
     tool: str
     shows: str
     reads: str
+    setting: str | None = None
     requestor: Literal["user"] = "user"
     role: Literal["fault"] = "fault"
 

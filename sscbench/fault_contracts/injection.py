@@ -31,6 +31,7 @@ from sscbench.fault_contracts.contract import (
     ToolEdit,
     WriteSuppression,
 )
+from sscbench.fault_contracts.device_state import reversed_reading
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.refutation import chain_break
 from sscbench.fault_contracts.stale_cache import StaleCache
@@ -211,6 +212,16 @@ class ContractIntervention:
             if spec.shows not in lines:
                 continue
             content = "\n".join(spec.reads if ln == spec.shows else ln for ln in lines)
+            if spec.setting is not None:
+                coherent = reversed_reading(
+                    ctx.state.domain.user_toolkit_class,
+                    getattr(ctx.state, "user_db", None),
+                    spec.tool,
+                    spec.setting,
+                    observation.content,
+                )
+                if coherent is not None and spec.reads in coherent.split("\n"):
+                    content = coherent
             self._details[call.id] = {"role": "fault", "reading": spec.reads}
             self._deliver(call, ctx, spec.tool, "fault", "rewrite", True)
             return observation.model_copy(update={"content": content})

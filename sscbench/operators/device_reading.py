@@ -5,7 +5,19 @@ The fault rewrites one line of the phone's network status (``check_network_statu
 so that it hides the setting the task's fix depends on: "Airplane Mode: OFF" where airplane
 mode is on, "Mobile Data Enabled: Yes" where mobile data is off. Every delivery that still
 shows the true line is rewritten; once the customer toggles the setting the true reading
-changes and the fault stops (the rewrite never asserts anything about another state).
+changes and the fault stops.
+
+The one answer stays coherent: the lines that follow from the setting are rewritten with
+it, as τ²'s own phone would show them with that setting reversed (a copy of the device,
+the setting flipped, τ²'s network search re-run). With airplane mode on, "Airplane Mode:
+OFF" therefore comes with the cellular connection, signal and network type the phone would
+find without it ("connected", "excellent", "5G" where the towers give that) instead of
+"no_service", "none", "none", which no phone with airplane mode off and an active SIM
+shows. Mobile data changes no other line of the network status (τ² derives nothing from
+it there), so that rewrite stays one line. No other setting (SIM, roaming, Wi-Fi, mode
+preference, APN) is touched, so the answer asserts nothing beyond the false reading and
+what τ² derives from it; the status bar, which shows airplane mode in place of every
+other indicator, is the refutation and is never rewritten.
 
 The refutation is a second, independent device check relayed by the customer: the phone's
 status bar (``check_status_bar``), which the fault does not touch and which shows both
@@ -44,6 +56,7 @@ from sscbench.fault_contracts.relations import device_check  # noqa: F401  (regi
 from sscbench.fault_contracts.relations.device_check import bar_refutes, status_bar
 from sscbench.operators.base import Operator, OperatorParams, ProposalContext, Rejection
 from sscbench.operators.line_usage import customer_phone
+from sscbench.operators.registry import register_operator
 
 NETWORK_STATUS = "check_network_status"
 STATUS_BAR = "check_status_bar"
@@ -54,6 +67,10 @@ READINGS: dict[str, tuple[str, str, str, str]] = {
     "mobile_data": ("Mobile Data Enabled", "No", "Yes", "toggle_data"),
 }
 """The readings the fault hides, each shown as the opposite of the truth."""
+
+SETTINGS = {"airplane_mode": "airplane_mode", "mobile_data": "data_enabled"}
+"""The field of τ²'s device each reading shows: the rewrite reverses it on a copy of the
+phone so that the lines which follow from it agree with the false one."""
 
 CODES = {"airplane_mode": "am", "mobile_data": "md"}
 """The reading's code in a candidate id: telecom's longest task id leaves two characters
@@ -99,6 +116,7 @@ def fix_actions(task: Any) -> set[str]:
     return {a.name for a in actions if a.requestor == "user"}
 
 
+@register_operator
 class DeviceReading(Operator[DeviceReadingParams]):
     """Show the opposite of a phone setting in the customer's network status."""
 
@@ -170,13 +188,17 @@ class DeviceReading(Operator[DeviceReadingParams]):
             cluster=lid,
             target=Target(
                 entity_type="device",
-                entity_id=lid,
+                entity_id=str(phone),  # the customer's phone, by the number they give
                 paths=(reading,),
                 scope=SCOPES[reading],
             ),
             authoritative_value=true,
             injected_value=injected,
-            interventions=(ReadingRewrite(tool=NETWORK_STATUS, shows=shows, reads=reads),),
+            interventions=(
+                ReadingRewrite(
+                    tool=NETWORK_STATUS, shows=shows, reads=reads, setting=SETTINGS[reading]
+                ),
+            ),
             refutation=Refutation(
                 relation="device_second_check",
                 acquisition="cross_record",

@@ -35,6 +35,7 @@ from sscbench.fault_contracts.contract import (
     ToolEdit,
     WriteSuppression,
 )
+from sscbench.fault_contracts.device_state import reversed_reading
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.refutation import RELATIONS
@@ -209,6 +210,20 @@ def _check_reading(contract: FaultContract, spec: ReadingRewrite) -> str | None:
         return f"{spec.tool} does not show {spec.shows!r} in the task's initial state"
     if spec.reads == spec.shows or spec.reads in lines:
         return f"the injected line {spec.reads!r} is already part of the true reading"
+    if spec.setting is not None:
+        state = env.state
+        coherent = reversed_reading(
+            state.domain.user_toolkit_class,
+            getattr(state, "user_db", None),
+            spec.tool,
+            spec.setting,
+            shown.content,
+        )
+        if coherent is None or spec.reads not in coherent.splitlines():
+            return (
+                f"reversing the device's {spec.setting} does not give {spec.reads!r}: the "
+                "rewrite would not be coherent"
+            )
     return None
 
 

@@ -18,6 +18,7 @@ from sscbench.fault_contracts.contract import (
     ArtifactTTL,
     FaultContract,
     ObservationRewrite,
+    ReadingRewrite,
     StaleRead,
     ToolEdit,
     WriteSuppression,
@@ -26,6 +27,7 @@ from sscbench.fault_contracts.hidden_log import read_fault_deliveries
 from sscbench.fault_contracts.history import History, arguments_match
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.fault_contracts.refutation import refutation_arrival
+from sscbench.fault_contracts.relations.device_check import relayed_parts
 from sscbench.json_paths import lookup
 from sscbench.reconstruct.contract_labels import contract_label
 from sscbench.reconstruct.detector import Use
@@ -55,6 +57,11 @@ def fault_step(contract: FaultContract, history: History) -> int | None:
                     lookup(d.data, path) == contract.injected_value
                 ):
                     return d.step
+            return None
+        if isinstance(spec, ReadingRewrite):  # the first customer message relaying the line
+            for part in relayed_parts(history, contract.domain):
+                if part.tool in (spec.tool, None) and spec.reads in part.text.splitlines():
+                    return part.step
             return None
         if isinstance(spec, ObservationRewrite) and spec.role == "fault":
             for d in history.successes(spec.tool):

@@ -209,11 +209,20 @@ possible", "it's impossible to change"): a consequence the agent draws from the 
 doubt about it — it is removed before looking for doubt."""
 
 
+SETTING_OFF = re.compile(
+    r"\b(?:(?:airplane|aeroplane|flight)[\s_-]?mode|(?:mobile|cellular)[\s_-]?data)\b"
+    r"[^.;!?]{0,40}?\b(?:is|are|was|seems?|looks?|appears?)\s+(?:to\s+be\s+)?off\b"
+)
+"""A phone setting said to be off ("airplane mode is off", "airplane mode of device … is
+off"): a state of the device, not the idiom "something is off" — removed before looking for
+doubt."""
+
+
 @lru_cache(maxsize=1 << 14)  # pure on the text; asked again for every value it mentions
 def doubts(low: str) -> bool:
     """Whether folded text doubts or contradicts what it is about (an action said to be
-    impossible is not doubt)."""
-    kept = ACTION_IMPOSSIBLE.sub(" ", low)
+    impossible, or a phone setting said to be off, is not doubt)."""
+    kept = SETTING_OFF.sub(" ", ACTION_IMPOSSIBLE.sub(" ", low))
     return DOUBT.search(kept) is not None or INCONSISTENT.search(kept) is not None
 
 

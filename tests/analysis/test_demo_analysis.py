@@ -74,7 +74,7 @@ def test_tables_are_consistent(results: dict[str, AnalysisResult], variant: str)
     result = results[variant]
     assert result.sensitivity == variant
     groups = _keys(result.funnel)
-    assert len(groups) == 60  # 12 operators × 5 scripted configurations
+    assert len(groups) == 65  # 13 operators × 5 scripted configurations
     for table in (result.arrival, result.adoption, result.stance, result.noise):
         assert _keys(table) == groups
     pooled = sorted({op for op, _ in groups})
@@ -159,8 +159,8 @@ def test_empty_strata_are_shown(results: dict[str, AnalysisResult]) -> None:
 def test_known_demo_figures(results: dict[str, AnalysisResult]) -> None:
     primary = results["primary"]
     funnel = {(f.operator, f.configuration): f for f in primary.funnel}
-    assert sum(f.scheduled for f in primary.funnel) == 1520  # 304 cases × 5 agents, r0
-    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 3040
+    assert sum(f.scheduled for f in primary.funnel) == 1670  # 334 cases × 5 agents, r0
+    assert sum(f.scheduled for f in results["all_repetitions"].funnel) == 3340
     assert sum(f.missing for f in primary.funnel) == 0
     assert funnel[("write_effect", "scripted:gold")].population == 30
     careful = {a.operator: a for a in primary.adoption if a.configuration == "scripted:careful"}
@@ -215,6 +215,9 @@ def test_demo_fills_every_arrival_stratum(demo_labels: list[RunLabels]) -> None:
             strata.setdefault(str(x.operator), set()).add(str(x.z_s))
     assert strata["write_effect"] == {"before", "after", "absent"}
     assert strata["item_option"] == {"before", "after", "absent"}
+    # DeviceReading (telecom, the customer's own phone): careful checks the status bar first,
+    # eager after telling the customer, hasty never
+    assert strata["device_reading"] == {"before", "after", "absent"}
     assert any(x.operator == "pay_source" and x.adopted for x in demo_labels)
 
 

@@ -31,7 +31,7 @@ def _error(path: Path) -> str:
 
 def test_minimal_file_gets_the_protocol_defaults(write: Write) -> None:
     exp = load_experiment(write(MINIMAL))
-    assert len(exp.cases) == 304 and exp.seeds == (0,) and exp.gate == "per_case"
+    assert len(exp.cases) == 334 and exp.seeds == (0,) and exp.gate == "per_case"
     assert exp.step_limits == {
         "return_date": 60,
         "write_effect": 60,
@@ -45,15 +45,16 @@ def test_minimal_file_gets_the_protocol_defaults(write: Write) -> None:
         "invariant_break": 60,
         "reset_leak": 60,
         "line_usage": 60,
+        "device_reading": 60,
     }
     assert exp.user.name == "scripted" and exp.concurrency == 4
     runs = plan_runs(exp)
     clean = [r for r in runs if r.condition == "clean"]
     fault = [r for r in runs if r.condition == "fault"]
-    assert len(fault) == 304
-    # one clean run per (task, step limit): some tasks under two operators' limits; 30 of
-    # them are telecom tasks (LineUsage's)
-    assert len(clean) == len({(r.domain, r.task_id, r.key.max_steps) for r in clean}) == 136
+    assert len(fault) == 334
+    # one clean run per (task, step limit): some tasks under two operators' limits; 60 of
+    # them are telecom tasks (LineUsage's 30 and DeviceReading's 30, none shared)
+    assert len(clean) == len({(r.domain, r.task_id, r.key.max_steps) for r in clean}) == 166
     assert all(r.gate in {c.key for c in clean} for r in fault)
     assert runs[: len(clean)] == clean  # clean runs are scheduled first
 

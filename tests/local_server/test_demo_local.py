@@ -22,8 +22,8 @@ def test_the_demo_runs_a_real_model_beside_the_scripted_agents(
     assert main(["demo", "--out", str(out), "--seeds", "1", "--local-model"]) == 0
     labels = read_labels(out / "labels.jsonl")
     local = [lab for lab in labels if lab.configuration == "openai-compatible"]
-    assert len(local) == 12  # one case per operator, first seed
-    assert len({lab.operator for lab in local}) == 12
-    assert len(labels) == 304 * len(DEMO_AGENTS) + 12  # every scripted run is still there
+    assert len(local) == 13  # one case per operator, first seed
+    assert len({lab.operator for lab in local}) == 13
+    assert len(labels) == 334 * len(DEMO_AGENTS) + 13  # every scripted run is still there
     assert "openai-compatible" in (out / "report" / "report.html").read_text(encoding="utf-8")
     assert list(out.glob("llama-server-*.log"))  # the server's log, beside the runs

@@ -23,8 +23,7 @@ def _contracts() -> list[FaultContract]:
 
 
 def test_registered_and_screened_with_reasons() -> None:
-    # not registered yet: the shipped set, the demo and the docs' counts would change with it
-    assert "device_reading" not in operator_names()
+    assert "device_reading" in operator_names()
     outcomes = list(screen(DeviceReading()))
     contracts = [o for o in outcomes if isinstance(o, FaultContract)]
     assert len(outcomes) == 228 and len(contracts) == 63
@@ -81,3 +80,49 @@ def test_the_fault_sits_on_the_users_call_only_and_witnesses_verify() -> None:
     assert hasattr(witness, "continuation"), witness
     assert [w.name for w in witness.continuation] == ["check_status_bar"]
     assert verify_witness(c, witness) == []
+
+
+def test_the_false_reading_is_one_coherent_answer() -> None:
+    """Every rewritten network status is, line for line, the answer τ²'s phone gives once
+    the customer has really reversed the setting (its own toggle): the connection, signal
+    and network type agree with "Airplane Mode: OFF", and nothing else moves."""
+    from sscbench.operators.device_reading import READINGS
+
+    dependent = {"Cellular Connection", "Cellular Signal", "Cellular Network Type"}
+    moved_with_it = 0
+    for c in _contracts():
+        task = load_domain("telecom").task(c.task_id)
+        faulted = EpisodeEnvironment.open("telecom", task, ContractIntervention(c))
+        clean = EpisodeEnvironment.open("telecom", task)
+        status = ToolCall(id="s", name="check_network_status", arguments={})
+        true = clean.execute(status, 0, requestor="user").content
+        shown = faulted.execute(status, 0, requestor="user").content
+        fix = READINGS[c.target.paths[0]][3]
+        clean.execute(ToolCall(id="f", name=fix, arguments={}), 1, requestor="user")
+        assert shown == clean.execute(status, 2, requestor="user").content, c.contract_id
+        pairs = zip(true.split("\n"), shown.split("\n"), strict=True)
+        changed = {a.split(":")[0] for a, b in pairs if a != b}
+        assert changed - dependent == {READINGS[c.target.paths[0]][0]}, c.contract_id
+        moved_with_it += bool(changed & dependent)
+        if c.target.paths == ("mobile_data",):
+            assert not changed & dependent  # τ² derives no other line from mobile data
+    assert moved_with_it == 27  # airplane mode on an active SIM with towers around
+
+
+def test_a_state_the_search_would_not_derive_keeps_its_true_line() -> None:
+    """Only lines the reversed setting changes are rewritten: a line that τ²'s network
+    search alone would change (not the setting's doing) keeps the phone's true value."""
+    from sscbench.fault_contracts.device_state import reversed_reading
+
+    c = next(x for x in _contracts() if x.target.paths == ("airplane_mode",))
+    env = EpisodeEnvironment.open("telecom", load_domain("telecom").task(c.task_id))
+    toolkit = env.user_toolkit
+    shown = toolkit.check_network_status()
+    odd = shown.replace("Cellular Signal: none", "Cellular Signal: fair")
+    out = reversed_reading(
+        type(toolkit), env.state.user_db, "check_network_status", "airplane_mode", odd
+    )
+    assert out is not None and "Cellular Signal: fair" in out.split("\n")
+    assert "Airplane Mode: OFF" in out.split("\n")
+    status = "check_network_status"
+    assert reversed_reading(type(toolkit), env.state.user_db, status, "x", shown) is None

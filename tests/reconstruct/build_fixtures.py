@@ -39,7 +39,8 @@ from sscbench.envs import EpisodeEnvironment, InterventionRecord, ToolCall, load
 from sscbench.envs.environment import tool_kinds
 from sscbench.envs.grading import grade
 from sscbench.envs.tau2_runtime import tau2_version
-from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite
+from sscbench.fault_contracts.contract import FaultContract, ObservationRewrite, ReadingRewrite
+from sscbench.fault_contracts.device_state import reversed_reading
 from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.json_paths import get_path, set_path
@@ -115,11 +116,20 @@ def _sha(text: str) -> str:
 class RunBuilder:
     """One hand-made run: model-visible events plus the hidden records a real run leaves."""
 
-    def __init__(self, name: str, domain: str, task_id: str, case_id: str | None) -> None:
+    def __init__(
+        self,
+        name: str,
+        domain: str,
+        task_id: str,
+        case_id: str | None,
+        contract: FaultContract | None = None,
+    ) -> None:
         self.name = name
         self.domain = domain
         self.task = load_domain(domain).task(task_id)
-        self.contract = contract_of(case_id) if case_id is not None else None
+        if contract is None and case_id is not None:
+            contract = contract_of(case_id)
+        self.contract = contract  # given: a candidate of an operator not yet registered
         self.env = EpisodeEnvironment.open(domain, self.task)  # the authoritative state
         self.events: list[VisibleEvent] = []
         self.turn = 0
@@ -184,6 +194,34 @@ class RunBuilder:
         )
         self.turn += 1
         return call_step, obs_step
+
+    def device(self, tool: str, *, fault: bool = False) -> int:
+        """The customer runs a device tool and relays its answer, as the scripted customer
+        does; ``fault=True`` delivers the contract's reading rewrite (coherent, as at the
+        choke point). Returns the relaying message's step."""
+        call = ToolCall(id=f"device_{self.calls}", name=tool, arguments={})
+        self.calls += 1
+        content = self.env.execute(call, step=self.step, requestor="user").content
+        if fault:
+            assert self.contract is not None
+            spec = next(s for s in self.contract.interventions if isinstance(s, ReadingRewrite))
+            lines = content.split("\n")
+            assert spec.shows in lines, f"{tool} does not show {spec.shows!r}"
+            content = "\n".join(spec.reads if ln == spec.shows else ln for ln in lines)
+            if spec.setting is not None:
+                state = self.env.state
+                content = (
+                    reversed_reading(
+                        state.domain.user_toolkit_class,
+                        getattr(state, "user_db", None),
+                        tool,
+                        spec.setting,
+                        "\n".join(lines),
+                    )
+                    or content
+                )
+            self._deliver(call, self.step, "fault", "rewrite", True)
+        return self.user(f"I did `{tool}` on my phone. It shows: {content}")
 
     def _rewritten(self, call: ToolCall, content: str, step: int, call_index: int) -> str:
         assert self.contract is not None

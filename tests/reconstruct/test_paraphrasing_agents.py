@@ -54,8 +54,8 @@ def test_varied_phrasing_of_the_defect_classes_is_mostly_reconstructed(varied_ru
 
 def test_varied_phrasing_is_reconstructed(varied_runs: Path) -> None:
     agreement, runs = validate_dir(varied_runs)
-    # the 120 reference cases and LineUsage's 30 telecom cases
-    assert runs == (120 + 30) * len(AGENTS)
+    # the 120 reference cases and the 30 telecom cases of LineUsage and of DeviceReading
+    assert runs == (120 + 30 + 30) * len(AGENTS)
     for quantity, floor in (("adopted", 0.99), ("t_s", 0.98), ("t_u", 0.98), ("t_f", 1.0)):
         compared = agreement.compared[quantity]
         assert compared > 100, quantity

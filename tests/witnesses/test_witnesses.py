@@ -170,7 +170,7 @@ def test_a_rebuilt_case_set_is_byte_identical_and_explains_every_candidate(tmp_p
             assert path.read_bytes() == (second / path.relative_to(first)).read_bytes(), path
     # Controls take two of ItemOption's three places; other operators propose none.
     # InvariantBreak has one candidate in all.
-    assert len(manifest.cases) == 11 * 3 + 1
+    assert len(manifest.cases) == 12 * 3 + 1
     assert [c.case_id for c in manifest.cases if c.control] == [
         c.case_id for c in manifest.cases if c.case_id.endswith("/target")
     ]
@@ -189,9 +189,10 @@ def test_the_shipped_case_set_verifies_and_matches_a_rebuild(tmp_path: Path) -> 
     case_set = load_case_set(shipped)
     # 30 per operator, the 10 controls among ItemOption's; the missing-guard operators have
     # only the gold writes τ² refuses (3 and 1)
-    assert len(case_set.cases) == 304
+    assert len(case_set.cases) == 334
     assert sum(c.entry.control for c in case_set.cases) == 10
     operators = ("return_date", "pay_source", "item_option", "write_effect", "line_usage")
+    operators += ("device_reading",)
     defects = ("partial_effect", "ignored_argument", "reset_leak")
     for operator in (*operators, "expiry", "transport", *defects):
         assert len(case_set.by_operator(operator)) == 30

@@ -28,6 +28,11 @@ mention the facts they act on. They differ only in how they seek and weigh evide
   "after" arrival stratum that careful agents (check first) and hasty ones (never check)
   do not produce.
 
+In telecom, every variant but gold and receptive asks the customer for the phone's network
+status before a device fix that turns a setting around, and acts on the setting it shows;
+careful checks the status bar before acting, eager after telling the customer, hasty never
+(:meth:`ScriptedAgent._diagnose`).
+
 Every variant takes ``phrasing``: ``plain`` (default) words each message in one fixed
 literal form; ``varied`` words it the way LLM agents do (:mod:`.phrasing`). The phrasing
 changes only the text: what each message asserts, and so the ground truth, is the same.
@@ -48,6 +53,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sscbench.agents.base import AgentTurn, EpisodeContext
+from sscbench.agents.scripted.device import (
+    FIXES,
+    NETWORK_STATUS,
+    STATUS_BAR,
+    Reading,
+    latest_reading,
+    phone_of,
+)
 from sscbench.agents.scripted.facts import Entity, FactKey, KnowledgeBase, Sighting, read_call_for
 from sscbench.agents.scripted.phrasing import (
     DEFAULT_PHRASING,
@@ -55,6 +68,7 @@ from sscbench.agents.scripted.phrasing import (
     Closing,
     Confirmation,
     Conflict,
+    DeviceFinding,
     DeviceRequest,
     Fact,
     IdentityRequest,
@@ -105,10 +119,14 @@ PAYMENT_SOURCE = re.compile(r"payment_methods\.[^.]+\.source")
 HABITS: dict[str, EvidenceHabits] = {
     "gold": EvidenceHabits(),
     "careful": EvidenceHabits(
-        pre_use_lookup=1.0, read_back=1.0, prefer_authoritative=1.0, check_consistency=1.0
+        pre_use_lookup=1.0,
+        read_back=1.0,
+        prefer_authoritative=1.0,
+        check_consistency=1.0,
+        device_check=True,
     ),
-    "hasty": EvidenceHabits(first_sighting=True),
-    "eager": EvidenceHabits(read_back=1.0, confirm_first=True),
+    "hasty": EvidenceHabits(first_sighting=True, device_check=True),
+    "eager": EvidenceHabits(read_back=1.0, confirm_first=True, device_check=True),
     # Never looks anything up or reads back on its own, but weighs what it is shown: the
     # reference whose response to a delivered refutation is known (it takes the latest
     # sighting, so a delivered read-back overrides a write's payload, and refuses a value
@@ -120,7 +138,11 @@ HABITS: dict[str, EvidenceHabits] = {
 def mixed_habits(p: float) -> EvidenceHabits:
     """Each careful habit with probability ``p``."""
     return EvidenceHabits(
-        pre_use_lookup=p, read_back=p, prefer_authoritative=p, check_consistency=p
+        pre_use_lookup=p,
+        read_back=p,
+        prefer_authoritative=p,
+        check_consistency=p,
+        device_check=True,
     )
 
 
@@ -170,6 +192,11 @@ def _usage_read(action: PlannedAction) -> dict[str, str] | None:
     return {"customer_id": ids["customer"], "line_id": ids["line"]}
 
 
+def _seen(reading: Reading) -> Sighting:
+    """A relayed device reading as a sighting (never authoritative: the customer's words)."""
+    return Sighting(reading.value, reading.step, reading.tool, False)
+
+
 def natural_key(path: str) -> list[int | str]:
     """Order ``flights.10`` after ``flights.2``."""
     return [int(t) if t.isdigit() else t for t in path.split(".")]
@@ -199,6 +226,7 @@ class ScriptedAgent:
         """The variant's own habits; ``habits`` is what this episode's guidance makes them."""
         self.truth: list[FactUse | FactConflict] = []
         self._rng = random.Random(0)
+        self._device_rng = random.Random(0)
         self._kb = KnowledgeBase()
         self._calls: dict[str, AgentToolCall] = {}
         self._seen = 0
@@ -207,6 +235,8 @@ class ScriptedAgent:
         self._kinds: dict[str, str] = {}
         self._last_payload: dict[Entity, int] = {}
         self._failed: set[int] = set()
+        self._history: Sequence[VisibleEvent] = ()
+        self._step = 0
 
     # -- episode protocol ---------------------------------------------------------------
     def start(self, ctx: EpisodeContext) -> None:
@@ -215,6 +245,9 @@ class ScriptedAgent:
         self._kinds = tool_kinds(ctx.domain)
         self.habits = follow_guidance(self._habits, ctx.guidance)
         self._rng = random.Random(f"{self.spec.name}:{ctx.seed}")
+        # The device checks draw from their own generator: the record habits' draws (and so
+        # every run without a device fix) stay what they were before the checks existed.
+        self._device_rng = random.Random(f"{self.spec.name}:{ctx.seed}:device")
         self._kb = KnowledgeBase()
         self._calls = {}
         self._seen = 0
@@ -231,6 +264,7 @@ class ScriptedAgent:
         if self._script is None:
             raise RuntimeError("ScriptedAgent.next_turn called before start()")
         step = len(history)
+        self._history, self._step = history, step
         try:
             item = next(self._script)
         except StopIteration:
@@ -408,7 +442,10 @@ class ScriptedAgent:
         refused: list[Entity] = []
         for action in plan.actions:
             if action.requestor == "user":  # the customer's own step, on their phone
-                yield _Say(DeviceRequest(action.name, action.arguments))
+                if action.name in FIXES and self.habits.device_check:
+                    yield from self._diagnose(action)
+                else:
+                    yield _Say(DeviceRequest(action.name, action.arguments))
                 last_call = None
                 continue
             if action.kind == "write" and self.habits.confirm_first:
@@ -459,6 +496,47 @@ class ScriptedAgent:
         yield self._closing(
             plan, written + [e for e in refused if e not in written], writes, payloads
         )
+
+    def _diagnose(self, action: PlannedAction) -> Generator[_Say | _Call, None, None]:
+        """Before a device fix: ask for the network status and read the setting from the
+        customer's answer; eager tells the customer the reading first and checks the status
+        bar after, careful checks it before acting (believing the status bar when they
+        disagree), hasty acts on the first reading. The fix is asked for only when the
+        believed reading shows the problem it solves (:mod:`.device`)."""
+        setting = FIXES[action.name]
+        asked = self._step
+        yield _Say(DeviceRequest(NETWORK_STATUS))
+        first = latest_reading(self._history, setting, NETWORK_STATUS, asked)
+        if first is None:  # the answer does not show the setting: ask for the fix as planned
+            yield _Say(DeviceRequest(action.name, action.arguments))
+            return
+        key: FactKey = (("device", phone_of(self._history)), setting.path)
+        if self.habits.confirm_first:
+            yield _Say(
+                Statement((_fact(key, first.value),), ask=True), ((key, _seen(first), True),)
+            )
+            check = chance(self._device_rng, self.habits.read_back)
+        else:
+            check = chance(self._device_rng, self.habits.pre_use_lookup)
+        believed, res = first, None
+        if check:
+            asked = self._step
+            yield _Say(DeviceRequest(STATUS_BAR))
+            bar = latest_reading(self._history, setting, STATUS_BAR, asked)
+            if bar is not None and bar.value != first.value:
+                reason = f"the status bar shows {setting.path.replace('_', ' ')} {bar.value}"
+                believed, res = bar, Resolution(_seen(bar), _seen(first), reason)
+        uses: list[Use] = [(key, _seen(believed), True)]
+        conflicts: tuple[tuple[FactKey, Resolution], ...] = ()
+        if res is not None:
+            assert res.rejected is not None
+            uses.append((key, res.rejected, False))
+            conflicts = ((key, res),)
+        fix = action.name if believed.value == setting.problem else None
+        finding = DeviceFinding(
+            _fact(key, believed.value), fix, None if res is None else _conflict(key, res)
+        )
+        yield _Say(finding, tuple(uses), conflicts)
 
     def _confirm_first(self, action: PlannedAction) -> Generator[_Say | _Call, None, None]:
         """Read the records a write acts on, except the products; tell the user the facts

@@ -30,6 +30,9 @@ class EvidenceHabits:
     confirm_first: bool = False
     """Tell the user the facts before reading what would check them, and report a write
     done before reading it back (``scripted:eager``)."""
+    device_check: bool = False
+    """Before asking the customer for a device fix that turns a setting around, ask for
+    the phone's network status and act on the setting it shows (telecom; not ``gold``)."""
 
 
 GUIDANCE: dict[str, dict[str, float]] = {

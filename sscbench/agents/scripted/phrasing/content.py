@@ -132,4 +132,23 @@ class DeviceRequest:
     arguments: dict[str, Any] = field(default_factory=dict)
 
 
-Message = IdentityRequest | Confirmation | ReadBackFailure | Closing | Statement | DeviceRequest
+@dataclass(frozen=True)
+class DeviceFinding:
+    """What the customer's phone shows about one setting, as the agent believes it (the
+    fact, operative), a reading it refuses (``conflict``), and the fix it asks for: a
+    device tool the customer runs (``None``: the setting is not the cause, nothing to do)."""
+
+    fact: Fact
+    fix: str | None = None
+    conflict: Conflict | None = None
+
+
+Message = (
+    IdentityRequest
+    | Confirmation
+    | ReadBackFailure
+    | Closing
+    | Statement
+    | DeviceRequest
+    | DeviceFinding
+)

@@ -11,6 +11,7 @@ import json
 from sscbench.agents.scripted.phrasing.content import (
     Closing,
     Confirmation,
+    DeviceFinding,
     DeviceRequest,
     Fact,
     IdentityRequest,
@@ -99,10 +100,28 @@ def device_request(msg: DeviceRequest) -> str:
     return f"On your phone, please run `{msg.tool}`{args} and tell me what it shows."
 
 
+def device_finding(msg: DeviceFinding) -> str:
+    """The setting as the agent believes it, any reading it refuses, and the fix (named in
+    backticks, so the customer runs it) or that the setting is not the cause."""
+    note = ""
+    if msg.conflict is not None:
+        c = msg.conflict
+        chosen = f"I use {c.chosen.value!r} instead." if c.chosen else "I do not rely on it."
+        note = f" Note: {fact_phrase(c.rejected)} cannot be right ({c.reason}); {chosen}"
+    if msg.fix is None:
+        return f"Your phone shows {fact_phrase(msg.fact)}, so that is not the cause.{note}"
+    return (
+        f"Your phone shows {fact_phrase(msg.fact)}.{note} On your phone, please run "
+        f"`{msg.fix}` and tell me what it shows."
+    )
+
+
 def render_plain(msg: Message) -> str:
     """The fixed literal text of a message."""
     if isinstance(msg, DeviceRequest):
         return device_request(msg)
+    if isinstance(msg, DeviceFinding):
+        return device_finding(msg)
     if isinstance(msg, IdentityRequest):
         return IDENTITY_QUESTION
     if isinstance(msg, Confirmation):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from typing import Any
 
 from sscbench.agents.scripted.phrasing import values as v
 from sscbench.agents.scripted.phrasing.action import describe_call, field_of, subjects
@@ -18,6 +19,7 @@ from sscbench.agents.scripted.phrasing.content import (
     Closing,
     Confirmation,
     Conflict,
+    DeviceFinding,
     DeviceRequest,
     Entity,
     Fact,
@@ -47,6 +49,41 @@ DEVICE = (
     "Let's try this on the phone itself — please run {tool} and read me the result.",
 )
 """Ways to ask the customer to run a device tool (each names it in backticks)."""
+
+SETTING_NAMES = {
+    "airplane_mode": ("airplane mode", "Airplane Mode"),
+    "mobile_data": ("mobile data", "Mobile data"),
+}
+SETTING_WORDS = {
+    "ON": ("on", "turned on", "switched on", "enabled", "ON"),
+    "OFF": ("off", "turned off", "switched off", "disabled", "OFF"),
+    "Yes": ("on", "enabled", "turned on", "switched on"),
+    "No": ("off", "disabled", "turned off", "switched off"),
+}
+"""How a device setting's reading is said (each word names one side only)."""
+FINDING = (
+    "Your phone shows {setting} is {word}.",
+    "According to your phone, {setting} is currently {word}.",
+    "It looks like {setting} is {word} on your phone.",
+    "{Setting} is {word} on your device.",
+    "From what you sent, {setting} is {word}.",
+)
+FINDING_FIX = (
+    "That would explain it — please run {tool} on your phone and tell me what it shows.",
+    "Let's change that: could you run {tool} and let me know what you see?",
+    "That needs changing. Please do {tool} on your phone and read me the result.",
+)
+FINDING_FINE = (
+    "So that isn't what's causing the problem.",
+    "That setting is fine, so it isn't the cause.",
+    "So we can rule that out.",
+)
+FINDING_CONFLICT = (
+    "The first reading said {setting} was {word}, but that can't be right ({reason}), so I'll "
+    "go by {chosen}.",
+    "Note: {setting} showing as {word} earlier doesn't hold up ({reason}); I'm going with "
+    "{chosen}.",
+)
 
 IDENTITY = (
     "Before I can help, please verify your identity: your user id, or your name and zip code, "
@@ -376,6 +413,29 @@ def _closing(msg: Closing, ctx: Ctx) -> str:
     return "\n\n".join(p for p in (claim, facts, info, question) if p)
 
 
+def _device_finding(msg: DeviceFinding, rng: random.Random) -> str:
+    """The setting in everyday words, any refused reading, and the fix or that it is fine."""
+    name, capital = SETTING_NAMES.get(msg.fact.path, (msg.fact.path, msg.fact.path))
+
+    def word(value: Any) -> str:
+        return rng.choice(SETTING_WORDS.get(str(value), (str(value),)))
+
+    parts = [rng.choice(FINDING).format(setting=name, Setting=capital, word=word(msg.fact.value))]
+    if msg.conflict is not None:
+        c = msg.conflict
+        chosen = word(c.chosen.value) if c.chosen is not None else "neither"
+        parts.append(
+            rng.choice(FINDING_CONFLICT).format(
+                setting=name, word=word(c.rejected.value), reason=c.reason, chosen=chosen
+            )
+        )
+    if msg.fix is None:
+        parts.append(rng.choice(FINDING_FINE))
+    else:
+        parts.append(rng.choice(FINDING_FIX).format(tool=f"`{msg.fix}`"))
+    return " ".join(parts)
+
+
 def message_entities(msg: Message) -> list[Entity]:
     """Every entity a message may mention."""
     if isinstance(msg, Confirmation):
@@ -399,6 +459,8 @@ def render_varied(
         return rng.choice(DEVICE).format(tool=f"`{msg.tool}`{args}"), clear
     if isinstance(msg, Statement):  # worded one way: what it asserts is all that matters
         return render_plain(msg), ctx.now_clear()
+    if isinstance(msg, DeviceFinding):
+        return _device_finding(msg, rng), clear
     if isinstance(msg, Confirmation):
         text = _confirmation(msg, ctx)
     elif isinstance(msg, ReadBackFailure):
