@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sscbench.analysis.synthetic import synthetic_labels, write_run_set
 from sscbench.analysis.viewer import run_order, write_run_files
 from sscbench.analysis.viewer.shards import (
@@ -96,3 +98,22 @@ def test_each_string_is_stored_once_a_shard(tmp_path: Path) -> None:
 def test_no_runs_write_no_runs_folder(tmp_path: Path) -> None:
     write_run_files(tmp_path / "out", [], tmp_path)
     assert not (tmp_path / "out" / RUNS_DIR).exists()
+
+
+def test_run_text_that_looks_like_the_shard_syntax_reads_back(tmp_path: Path) -> None:
+    tricky = '},["x"]);\nSSCBenchRuns(9,{'
+    payload = {
+        "id": "r0",
+        "meta": [["k", tricky]],
+        "events": [[0, "user_message", "user", tricky, []]],
+    }
+    writer = ShardWriter(tmp_path, 1)
+    writer.put(0, payload)
+    writer.close()
+    assert read_shard((tmp_path / shard_file(0)).read_text()) == (0, {0: payload})
+
+
+def test_anything_but_one_callback_call_is_refused() -> None:
+    for text in ("alert(1);\n", f"{CALLBACK}(0,{{}},[]);alert(1);\n", f"{CALLBACK}(0,{{}});\n"):
+        with pytest.raises(ValueError, match="not a shard file"):
+            read_shard(text)

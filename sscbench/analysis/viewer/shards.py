@@ -94,18 +94,24 @@ def resolved(payload: dict[str, Any], strings: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-_SHARD_TEXT = re.compile(rf"{CALLBACK}\((\d+),(\{{.*\}}),(\[.*\])\);\n", re.DOTALL)
+_HEAD = re.compile(rf"{CALLBACK}\((\d+),")
 
 
 def read_shard(text: str) -> tuple[int, dict[int, dict[str, Any]]]:
     """A shard file's number and its runs by index row, strings resolved; ``ValueError``
-    unless the text is exactly one call of the page's callback with JSON data."""
-    match = _SHARD_TEXT.fullmatch(text)
-    if match is None:
-        raise ValueError("not a shard file: one SSCBenchRuns(k, {…}, […]) call expected")
-    strings = json.loads(match[3])
-    rows = json.loads(match[2])
-    return int(match[1]), {int(n): resolved(p, strings) for n, p in rows.items()}
+    unless the text is exactly one call of the page's callback with two JSON literals (the
+    literals are decoded, not pattern-matched: run text may hold any characters)."""
+    head = _HEAD.match(text)
+    if head is None:
+        raise ValueError(f"not a shard file: it does not start with {CALLBACK}(k,")
+    decoder = json.JSONDecoder()
+    rows, end = decoder.raw_decode(text, head.end())
+    if text[end : end + 1] != ",":
+        raise ValueError("not a shard file: a ',' expected after the runs")
+    strings, end = decoder.raw_decode(text, end + 1)
+    if text[end:] != ");\n" or not isinstance(rows, dict) or not isinstance(strings, list):
+        raise ValueError("not a shard file: one call with a {runs} object and a [strings] list")
+    return int(head[1]), {int(n): resolved(p, strings) for n, p in rows.items()}
 
 
 class ShardWriter:
