@@ -65,7 +65,7 @@ def _csp_hash(text: str) -> str:
 
 def content_security_policy(style: str, script: str) -> str:
     """Nothing external; only ``data:`` images, this page's own style and script, and
-    scripts from its own folder (the viewer's per-run files: ``'self'`` is the only way a
+    scripts from its own folder (the viewer's shard files: ``'self'`` is the only way a
     page opened from disk may load data it did not inline)."""
     return (
         "default-src 'none'; "

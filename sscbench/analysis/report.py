@@ -5,14 +5,14 @@
     report.html          figures (base64 SVG), funnel, every table, methods, viewer index
     trajectories.html    the viewer's index on its own page, when there are too many runs
                          to embed it
-    runs/<k>/<n>.js      one file per run, loaded by the viewer when the run is opened
+    runs/<k>.js          the runs' histories, 256 a file, loaded when one of them is opened
     analysis.json        the whole AnalysisResult (machine-readable)
     tables/<name>.csv    one CSV per table
     tables/<name>.tex    one booktabs LaTeX table per table
     figures/<name>.svg   the figures, for papers
 
 The pages load nothing from anywhere else (:mod:`.page`); run text reaches the page only as
-text (:mod:`.viewer`). Ledgers are streamed — each parsed once, written to its run file and
+text (:mod:`.viewer`). Ledgers are streamed — each parsed once, written into its shard and
 dropped — so memory does not grow with the number of runs. The output carries no date or
 path, so the same inputs give the same bytes.
 """
@@ -437,7 +437,7 @@ def write_report(
     header), each parsed once; pass ``ledgers`` to reuse already-loaded ones. ``viewer``
     embeds the viewer's index in ``report.html`` (``embed``), writes it to
     ``trajectories.html`` and links it (``link``), or embeds it up to
-    :data:`EMBED_LIMIT_RUNS` runs (``auto``). The runs themselves are always per-run files.
+    :data:`EMBED_LIMIT_RUNS` runs (``auto``). The runs themselves are always in shard files.
     ``labels`` may be summaries (:class:`~sscbench.reconstruct.labels.LabelSummary`);
     then ``full`` reads each run's full labels for its page, one run at a time.
 

@@ -81,7 +81,7 @@ def register(sub: Any) -> None:
         default="auto",
         help="put the trajectory viewer's run index in report.html (embed), on its own page "
         "trajectories.html (link), or embed it up to 2,000 runs (auto, the default); runs "
-        "always load on demand from per-run files in runs/",
+        "always load on demand from shard files in runs/ (256 runs a file)",
     )
     p.add_argument(
         "--executor",
@@ -226,7 +226,7 @@ def handle(args: argparse.Namespace) -> int:
     check_labels_current(labels_path, root, index)
     heartbeat.phase(f"analysing {len(labels):,} labelled runs")
     result = _analysis(args, labels)
-    heartbeat.phase("writing the report (figures, tables, one file per run)")
+    heartbeat.phase("writing the report (figures, tables, the runs in shards of 256)")
     try:
         files = write_report(result, labels, root, out, viewer=args.viewer, full=index.get)
     except OSError as exc:  # a full disk: the staging directory is gone, the old report stays

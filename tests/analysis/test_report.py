@@ -29,7 +29,7 @@ from sscbench.analysis.report import (
 from sscbench.analysis.results import AdoptionRow, AnalysisResult, Interval, Rate
 from sscbench.analysis.viewer import load_ledgers, run_file, run_order, run_payload, step_marks
 from sscbench.analysis.viewer.index import INDEX_ID
-from sscbench.analysis.viewer.runfiles import CALLBACK
+from sscbench.analysis.viewer.shards import SHARD, read_shard, shard_file
 from sscbench.cli import report as report_cmd
 from sscbench.reconstruct.labels import RunLabels, read_labels
 
@@ -108,15 +108,16 @@ def test_fixture_really_carries_the_injection() -> None:
 
 
 def _run_files(report_dir: Path) -> dict[int, dict[str, object]]:
-    """Every run file's payload by index row, checked to be one call of the page's
-    callback with a JSON literal (data only: no other code can be in it)."""
+    """Every run's payload by index row, from the shard files: each checked to be one call
+    of the page's callback with JSON literals (data only: no other code can be in it),
+    named after its shard and holding exactly that shard's rows."""
     out: dict[int, dict[str, object]] = {}
     for path in sorted((report_dir / "runs").rglob("*.js")):
-        text = path.read_text(encoding="utf-8")
-        match = re.fullmatch(rf"{CALLBACK}\((\d+),(.*)\);\n", text, re.DOTALL)
-        assert match is not None, path
-        assert path.relative_to(report_dir).as_posix() == run_file(int(match[1]))
-        out[int(match[1])] = json.loads(match[2])
+        k, rows = read_shard(path.read_text(encoding="utf-8"))
+        assert path.relative_to(report_dir).as_posix() == shard_file(k)
+        assert list(rows) == list(range(k * SHARD, k * SHARD + len(rows)))
+        assert all(run_file(n) == shard_file(k) for n in rows)
+        out.update(rows)
     return out
 
 
@@ -292,9 +293,7 @@ def _texts(fig: object, gid: str) -> list[list[str]]:
     from matplotlib.figure import Figure
 
     assert isinstance(fig, Figure)
-    return [
-        [t.get_text() for t in ax.texts if t.get_gid() == gid] for ax in fig.axes if ax.axison
-    ]
+    return [[t.get_text() for t in ax.texts if t.get_gid() == gid] for ax in fig.axes if ax.axison]
 
 
 def test_empty_strata_are_shown_as_zero_counts() -> None:
@@ -436,7 +435,7 @@ def test_linked_index_is_written_a_row_at_a_time(
     real = index._dumps
     monkeypatch.setattr(index, "_dumps", lambda v: encoded.append(v) or real(v))
     parts = index.index_json_parts(order)
-    while not next(parts).startswith(",\"runs\""):
+    while not next(parts).startswith(',"runs"'):
         pass
     before = len(encoded)
     assert next(parts).startswith('["')  # the first row

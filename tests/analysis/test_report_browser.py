@@ -2,16 +2,19 @@
 
 Every page is opened from disk (``file://``), as a reader would open it. The page must load
 without console errors or network requests, its figures must render, runs must load on
-demand from their per-run files, every filter must work (and say so when nothing
-matches), and a script-injection string planted in model text must stay inert: no dialog
-fires, no element is injected, the text reads back verbatim. A 1,500-run synthetic set
-checks the timing budget (index drawn < 3 s, a run opened < 200 ms). Needs
+demand from their shard files (256 runs a file, each loaded once), every filter must work
+(and say so when nothing matches), and a script-injection string planted in model text
+must stay inert: no dialog fires, no element is injected, the text reads back verbatim.
+A 1,500-run synthetic set checks the timing budget (index drawn < 3 s, a run opened
+< 200 ms) and that a run beyond the first shard loads the second one. Needs
 ``/usr/bin/chromium`` (``apt-get install chromium``) and the ``playwright`` Python package;
 the browser is never downloaded (``playwright install`` is not used).
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import shutil
 import time
@@ -26,6 +29,7 @@ from sscbench.analysis.report import REPORT_FILE, TRAJECTORIES_FILE, write_repor
 from sscbench.analysis.results import AnalysisResult
 from sscbench.analysis.synthetic import synthetic_labels, write_run_set
 from sscbench.analysis.viewer import slug
+from sscbench.analysis.viewer.index import INDEX_ID
 from sscbench.cases.caseset import load_case_set
 from sscbench.reconstruct.labels import read_labels
 
@@ -317,7 +321,27 @@ def test_index_of_many_runs_opens_fast_and_a_run_in_under_200_ms(
     page.wait_for_function(
         "() => document.querySelectorAll('#run-list details.run[data-state=shown]').length === 200"
     )
+    # The 200 runs are rows 0-199: all from the first shard, loaded once, then cached.
+    assert _shards_requested(watched) == ["runs/0.js"]
+    # A run of row 300 (by its anchor) loads the second shard, and only it.
+    index = json.loads(page.locator(f"#{INDEX_ID}").text_content())
+    rid = index["runs"][300][0]
+    page.evaluate("h => { window.location.hash = h; }", "#" + slug(rid))
+    run = page.locator(f'details[id="{slug(rid)}"]')
+    page.wait_for_function(
+        "e => e.getAttribute('data-state') === 'shown'", arg=run.element_handle()
+    )
+    assert run.locator("summary .rid").inner_text() == rid
+    assert run.locator("ol.history li").count() > 0  # drawn from the shard's data
+    assert _shards_requested(watched) == ["runs/0.js", "runs/1.js"]
+    files = [p for p in (scale_report / "runs").rglob("*") if p.is_file()]
+    assert len(files) == math.ceil(SCALE_RUNS / 256) == 6
     watched.assert_clean()
+
+
+def _shards_requested(watched: Watched) -> list[str]:
+    """The run data files the page asked for, relative to its folder, in order."""
+    return [re.sub(r"^.*/(runs/[^/]+)$", r"\1", u) for u in watched.requests if "/runs/" in u]
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """The viewer's style and script, inlined into the page (the CSP allows them by hash).
 
-The script never parses run text as HTML: every string from a run file or the index goes
+The script never parses run text as HTML: every string from a shard file or the index goes
 into the document through ``textContent`` or an attribute value. It draws at most
 :data:`PAGE` index rows at a time and opens runs in small batches, so neither 100,000 runs
 nor "expand shown" can freeze the page.
@@ -8,7 +8,7 @@ nor "expand shown" can freeze the page.
 
 from __future__ import annotations
 
-from sscbench.analysis.viewer.runfiles import CALLBACK, PER_DIRECTORY, RUNS_DIR
+from sscbench.analysis.viewer.shards import CALLBACK, RUNS_DIR, SHARD
 
 PAGE = 100
 """Index rows drawn at once ("show more" draws the next ones)."""
@@ -60,7 +60,7 @@ li.ev{background:#fffbe6}
 
 _SCRIPT = """(function () {
   "use strict";
-  var PAGE = @PAGE@, PER_DIR = @PER_DIR@, DIR = "@DIR@";
+  var PAGE = @PAGE@, SHARD = @SHARD@, DIR = "@DIR@";
   var data = document.getElementById("run-index");
   if (!data) { return; }
   var index = JSON.parse(data.textContent);
@@ -130,24 +130,36 @@ _SCRIPT = """(function () {
     d.addEventListener("toggle", function () { if (d.open) { openRun(d, n); } });
     return d;
   }
-  window.@CALLBACK@ = function (n, payload) {
-    cache[n] = payload;
-    var w = waiting[n] || [];
-    delete waiting[n];
-    w.forEach(function (f) { f(payload); });
+  window.@CALLBACK@ = function (k, shard, strings) {
+    function s(i) { return strings[i]; }
+    for (var key in shard) {
+      var p = shard[key];
+      cache[+key] = {
+        id: p.id, missing: p.missing,
+        meta: p.meta.map(function (m) { return [s(m[0]), s(m[1])]; }),
+        events: p.events.map(function (e) {
+          return [e[0], s(e[1]), s(e[2]), s(e[3]), e[4].map(function (t) { return t.map(s); })];
+        })
+      };
+    }
+    var w = waiting[k] || [];
+    delete waiting[k];
+    w.forEach(function (f) { f(); });
   };
+  function shardFile(n) { return DIR + "/" + Math.floor(n / SHARD) + ".js"; }
   function load(n, done) {
     if (cache[n]) { done(cache[n]); return; }
-    if (waiting[n]) { waiting[n].push(done); return; }
-    waiting[n] = [done];
+    var k = Math.floor(n / SHARD), finish = function () { done(cache[n] || null); };
+    if (waiting[k]) { waiting[k].push(finish); return; }
+    waiting[k] = [finish];
     var s = document.createElement("script");
-    s.src = DIR + "/" + Math.floor(n / PER_DIR) + "/" + n + ".js";
+    s.src = shardFile(n);
     s.onload = function () { s.remove(); };
     s.onerror = function () {
       s.remove();
-      var w = waiting[n] || [];
-      delete waiting[n];
-      w.forEach(function (f) { f(null); });
+      var w = waiting[k] || [];
+      delete waiting[k];
+      w.forEach(function (f) { f(); });
     };
     document.head.appendChild(s);
   }
@@ -160,8 +172,8 @@ _SCRIPT = """(function () {
     load(n, function (p) {
       wait.remove();
       if (p === null) {
-        d.appendChild(el("p", "run-meta", "run file " + DIR + "/" + Math.floor(n / PER_DIR) +
-          "/" + n + ".js is missing beside this page"));
+        d.appendChild(el("p", "run-meta", "run file " + shardFile(n) +
+          " is missing beside this page"));
       } else { draw(d, p); }
       d.setAttribute("data-state", "shown");
       d.setAttribute("data-ms", (performance.now() - started).toFixed(1));
@@ -255,7 +267,7 @@ _SCRIPT = """(function () {
 """
 VIEWER_SCRIPT = (
     _SCRIPT.replace("@PAGE@", str(PAGE))
-    .replace("@PER_DIR@", str(PER_DIRECTORY))
+    .replace("@SHARD@", str(SHARD))
     .replace("@DIR@", RUNS_DIR)
     .replace("@CALLBACK@", CALLBACK)
 )

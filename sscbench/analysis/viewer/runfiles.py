@@ -1,15 +1,9 @@
-"""One small script file per run, written while the ledgers stream past.
+"""What the viewer shows of each run, taken from its ledger while the ledgers stream past.
 
-The viewer's index page holds only one short row per run; a run's history is loaded when
-it is opened, from ``runs/<n // 1000>/<n>.js`` beside the page. A *script* file, not JSON:
-browsers refuse ``fetch()`` of ``file://`` URLs, but a page opened from disk may still load
-a script from its own folder (the page's Content-Security-Policy allows ``'self'``). Each
-file calls ``SSCBenchRun(n, data)``; ``data`` is JSON, and the page puts every string of it
-into the document as text (``textContent``), never as markup — so model, user and tool
-text cannot become HTML, whatever it contains.
-
-Each ledger is parsed once, turned into its run file and dropped: memory stays flat in the
-number of runs.
+The viewer's index page holds only one short row per run; a run's labelled rows and
+numbered, marked history (its *payload*) are loaded when it is opened, from the shard file
+holding it (:mod:`.shards`). Each ledger is parsed once, turned into its payload and
+dropped: memory stays flat in the number of runs.
 """
 
 from __future__ import annotations
@@ -21,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sscbench.analysis.viewer.marks import fault_rows, label_rows, step_marks, yes_no
+from sscbench.analysis.viewer.shards import ShardWriter
 from sscbench.errors import LedgerError
 from sscbench.reconstruct.labels import LabelView, RunLabels
 from sscbench.records.events import AgentToolCall, ToolObservation, VisibleEvent
@@ -28,10 +23,6 @@ from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import LEDGER_FILE
 from sscbench.user_files import iter_files
 
-RUNS_DIR = "runs"
-PER_DIRECTORY = 1000
-"""Run files per sub-directory: 100,000 runs make 100 directories, not one huge one."""
-CALLBACK = "SSCBenchRun"
 KIND_NAMES = {
     "user_message": "user",
     "agent_message": "agent",
@@ -40,12 +31,6 @@ KIND_NAMES = {
     "system_notice": "harness notice",
 }
 NOT_FOUND = "ledger not found under the run directory"
-
-
-def run_file(number: int) -> str:
-    """The run file of index row ``number``, relative to the page (the page script builds
-    the same path)."""
-    return f"{RUNS_DIR}/{number // PER_DIRECTORY}/{number}.js"
 
 
 def model_of(ledger: Ledger) -> str:
@@ -103,14 +88,6 @@ def run_payload(run_id: str, ledger: Ledger | None, labels: RunLabels | None) ->
     return payload
 
 
-def write_run_file(out_dir: Path, number: int, payload: dict[str, Any]) -> None:
-    """Write ``runs/…/<number>.js`` calling the page's callback with ``payload``."""
-    path = out_dir / run_file(number)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    path.write_text(f"{CALLBACK}({number},{data});\n", encoding="utf-8", newline="\n")
-
-
 def ledger_paths(run_root: Path) -> Iterator[Path]:
     """Every finished-or-not ledger under ``run_root`` in path order (runs set aside by the
     executor as ``.incomplete-*`` are skipped)."""
@@ -150,8 +127,8 @@ def write_run_files(
     ledgers: Mapping[str, Ledger] | None = None,
     full: Callable[[str], RunLabels | None] | None = None,
 ) -> RunFiles:
-    """A run file for every labelled run in ``order`` (its index row number; run ids are
-    unique there), parsing each ledger under ``run_root`` once — or taking them from
+    """Every labelled run in ``order`` (by its index row number; run ids are unique there)
+    in its shard file, parsing each ledger under ``run_root`` once — or taking them from
     ``ledgers`` when given. ``full`` reads a run's full labels (reasons, uses, evidence:
     what its page shows) when ``order`` holds summaries
     (:class:`~sscbench.reconstruct.labels.LabelIndex`), one run at a time."""
@@ -161,6 +138,7 @@ def write_run_files(
     number = {lab.run_id: i for i, lab in enumerate(order)}
     done = bytearray(len(order))
     found = RunFiles()
+    shards = ShardWriter(out_dir, len(order))
 
     def labels_of(n: int) -> RunLabels | None:
         if full is not None:
@@ -174,20 +152,23 @@ def write_run_files(
             return
         done[n] = 1
         label = order[n]
-        write_run_file(out_dir, n, run_payload(label.run_id, ledger, labels_of(n)))
+        shards.put(n, run_payload(label.run_id, ledger, labels_of(n)))
         found.models.setdefault(label.configuration or label.agent, model_of(ledger))
 
-    if ledgers is not None:
-        for ledger in ledgers.values():
-            emit(ledger)
-    else:
-        for path in ledger_paths(run_root):
-            try:
-                emit(read_ledger(path))
-            except LedgerError as exc:
-                found.problems.append(str(exc))
-    for n, label in enumerate(order):
-        if not done[n]:
-            found.missing.append(label.run_id)
-            write_run_file(out_dir, n, run_payload(label.run_id, None, labels_of(n)))
+    try:
+        if ledgers is not None:
+            for ledger in ledgers.values():
+                emit(ledger)
+        else:
+            for path in ledger_paths(run_root):
+                try:
+                    emit(read_ledger(path))
+                except LedgerError as exc:
+                    found.problems.append(str(exc))
+        for n, label in enumerate(order):
+            if not done[n]:
+                found.missing.append(label.run_id)
+                shards.put(n, run_payload(label.run_id, None, labels_of(n)))
+    finally:
+        shards.close()
     return found
