@@ -454,7 +454,7 @@ def _domains(
 ) -> tuple[DomainAdoptionRow, ...]:
     """Per configuration and domain, adoption with every operator of that domain pooled
     (clusters kept apart per operator, as in :func:`_overall`); none for one domain."""
-    domain_of = {case.entry.case_id: case.contract.domain for case in case_set.cases}
+    domain_of = {case.entry.case_id: case.entry.domain for case in case_set.cases}
 
     def domain(run: Run) -> str:
         case = run.key.case_id
