@@ -25,9 +25,10 @@ from sscbench.agents.external.reference import run_sessions
 from sscbench.cli.main import main
 from sscbench.native import SOLUTIONS, catalogue, run_suite
 from sscbench.native.agents import POLICY, RUN_FILE, TOOL_KINDS, run_suite_with, tools_for
+from sscbench.native.client import play_native
 from sscbench.native.tasks import FAMILIES, Family
 
-REFERENCE = f"{sys.executable} -m sscbench.agents.external.reference"
+REFERENCE = f"{sys.executable} -m sscbench.native.client"
 
 
 def _served(
@@ -49,7 +50,12 @@ def _served(
     thread = threading.Thread(target=serve)
     thread.start()
     endings = asyncio.run(
-        run_sessions(f"native:{solution}", url=f"{hub.base_url}{WAITING_PATH}", sessions=len(tasks))
+        run_sessions(
+            f"native:{solution}",
+            url=f"{hub.base_url}{WAITING_PATH}",
+            sessions=len(tasks),
+            player=play_native,
+        )
     )
     thread.join(120)
     assert not thread.is_alive(), "the served suite did not end"

@@ -24,7 +24,7 @@ import os
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sscbench.agents.base import EpisodeContext
@@ -46,9 +46,11 @@ async def play(session: Any, agent_name: str, params: dict[str, Any] | None = No
     from sscbench.agents.registry import make_agent
     from sscbench.envs.domain import load_domain
 
-    run = json.loads(_text((await session.read_resource("sscbench://run")).contents[0]))
+    run = json.loads(text_of((await session.read_resource("sscbench://run")).contents[0]))
     if run["domain"] == "native":
-        return await play_native(session, agent_name, run)
+        raise SystemExit(
+            "a native task: play it with python -m sscbench.native.client native:SOLUTION"
+        )
     domain = load_domain(run["domain"])
     agent = make_agent(agent_name, **(params or {}))
     agent.start(
@@ -76,7 +78,7 @@ async def play(session: Any, agent_name: str, params: dict[str, Any] | None = No
         if decided.text is not None:
             result = await session.call_tool(SEND, {"message": decided.text})
             history.append(AgentMessage(step=len(history), turn=turn, content=decided.text))
-            reply = _text(result.content[0])
+            reply = text_of(result.content[0])
             history.append(UserMessage(step=len(history), turn=turn + 1, content=reply))
             turn += 2
             ended = (result.meta or {}).get("sscbench/conversation_ended")
@@ -102,92 +104,24 @@ async def play(session: Any, agent_name: str, params: dict[str, Any] | None = No
                     step=len(history),
                     turn=turn + 1,
                     call_id=call.id,
-                    content=_text(result.content[0]),
+                    content=text_of(result.content[0]),
                     error=bool(result.is_error),
                 )
             )
             turn += 2
 
 
-class _RunEnded(Exception):
-    """The served run ended while the solution was still calling tools."""
-
-
-class _ServedTools:
-    """The native server's tools as a scripted solution calls them (synchronously, from a
-    worker thread), each call a ``tools/call`` on the session in the client's event loop.
-    The served server lives in the serving process: the solution reaches it only this way."""
-
-    def __init__(self, session: Any, loop: asyncio.AbstractEventLoop, task: Any) -> None:
-        self._session, self._loop, self.task = session, loop, task
-        self.ended: str | None = None
-
-    def _call(self, name: str, **arguments: Any) -> str:
-        call = self._session.call_tool(name, arguments)
-        result = asyncio.run_coroutine_threadsafe(call, self._loop).result()
-        ended = (result.meta or {}).get("sscbench/conversation_ended")
-        if ended:  # e.g. the step limit: the solution stops where the run did
-            self.ended = str(ended)
-            raise _RunEnded
-        return _text(result.content[0])
-
-    def prepare_export(self) -> str:
-        return self._call("prepare_export")
-
-    def issue_link(self) -> str:
-        return self._call("issue_link")
-
-    def resolve_link(self, handle: str) -> str:
-        return self._call("resolve_link", handle=handle)
-
-    def download(self, link: str) -> str:
-        return self._call("download", link=link)
-
-    def wait(self, seconds: float) -> str:
-        return self._call("wait", seconds=seconds)
-
-    def service_status(self) -> str:
-        return self._call("service_status")
-
-    def get_report(self) -> str:
-        return self._call("get_report")
-
-    def update_report(self, version: int, notes: list[str]) -> str:
-        return self._call("update_report", version=version, notes=notes)
-
-
-async def play_native(session: Any, agent_name: str, run: dict[str, Any]) -> str:
-    """Play a native task with a scripted solution (``native:reference``, …) through the
-    served tools, then report to the user, which ends the task; return how it ended."""
-    from sscbench.native.solutions import SOLUTIONS
-    from sscbench.native.tasks import catalogue
-
-    kind, _, name = agent_name.partition(":")
-    if kind != "native" or name not in SOLUTIONS:
-        raise SystemExit(
-            f"a native task is played by native:SOLUTION (one of {', '.join(SOLUTIONS)}), "
-            f"not {agent_name!r}"
-        )
-    seed = int(run["seed"])
-    task = next((t for t in catalogue(seed) if t.task_id == run["task_id"]), None)
-    opening = await session.get_prompt("conversation")
-    said = [m.content.text for m in opening.messages if m.role == "user"]
-    if task is None or said != [task.instruction]:
-        raise SystemExit(f"the served task is not native task {run['task_id']!r}, seed {seed}")
-    tools = _ServedTools(session, asyncio.get_running_loop(), task)
-    try:
-        await asyncio.to_thread(SOLUTIONS[name], tools)
-    except _RunEnded:
-        return str(tools.ended)
-    result = await session.call_tool(SEND, {"message": "Done."})
-    return str((result.meta or {}).get("sscbench/conversation_ended", "open"))
-
-
-def _text(block: Any) -> str:
+def text_of(block: Any) -> str:
+    """The text of one content block of a server answer (a client program exits on any
+    other kind)."""
     text = getattr(block, "text", None)
     if not isinstance(text, str):
         raise SystemExit(f"expected text from the server, got {type(block).__name__}")
     return text
+
+
+Player = Callable[[Any, str, "dict[str, Any] | None"], Awaitable[str]]
+"""Plays one run on an initialised session: (session, agent name, parameters) → ending."""
 
 
 async def run_sessions(
@@ -197,8 +131,10 @@ async def run_sessions(
     stdio: Sequence[str] | None = None,
     sessions: int = 1,
     params: dict[str, Any] | None = None,
+    player: Player | None = None,
 ) -> list[str]:
-    """Play ``sessions`` runs one after another; each is its own MCP session."""
+    """Play ``sessions`` runs one after another; each is its own MCP session (``player``:
+    how a run is played, :func:`play` by default)."""
     from mcp import Client
     from mcp_types import Implementation
 
@@ -215,19 +151,23 @@ async def run_sessions(
             assert url is not None
             target = url
         async with Client(target, client_info=info) as client:
-            endings.append(await play(client, agent_name, params))
+            endings.append(await (player or play)(client, agent_name, params))
     return endings
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line (module docstring)."""
+def main(
+    argv: Sequence[str] | None = None,
+    player: Player | None = None,
+    prog: str = "python -m sscbench.agents.external.reference",
+    agents: str = "scripted:gold, scripted:hasty, …",
+) -> int:
+    """Command line (module docstring); ``player``, ``prog`` and ``agents`` let another
+    client program (the native suite's) reuse it."""
     parser = argparse.ArgumentParser(
-        prog="python -m sscbench.agents.external.reference",
+        prog=prog,
         description="Play a scripted reference agent against served SSCBench runs over MCP.",
     )
-    parser.add_argument(
-        "agent", help="scripted:gold, scripted:hasty, … (native tasks: native:reference, …)"
-    )
+    parser.add_argument("agent", help=agents)
     parser.add_argument("--url", default=os.environ.get("SSCBENCH_MCP_URL"))
     parser.add_argument("--stdio", help="spawn this server command and talk to it over stdio")
     parser.add_argument("--sessions", type=int, default=1, help="runs to play in a row")
@@ -244,6 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stdio=None if args.stdio is None else shlex.split(args.stdio),
             sessions=args.sessions,
             params=params,
+            player=player,
         )
     )
     print(
