@@ -288,6 +288,15 @@ def _mean(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+ADOPTION_COLUMNS = (
+    _c("A_T", "$A_T$", "a_t"),
+    _c("A_P", "$A_P$", "a_p"),
+    _c("a_before", "$a_{\\mathrm{before}}$", "a_before"),
+    _c("a_after", "$a_{\\mathrm{after}}$", "a_after"),
+    _c("a_absent", "$a_{\\mathrm{absent}}$", "a_absent"),
+)
+"""Adoption's value columns, shared by the per-operator and the per-domain tables."""
+
 PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
     "funnel": (
         "Funnel: (gated) scheduled → observed → triggered → dependent use decidable → population P",
@@ -321,13 +330,7 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
     ),
     "adoption": (
         "Adoption: A_T (triggered), A_P (population P), a_s per arrival stratum",
-        (
-            _c("A_T", "$A_T$", "a_t"),
-            _c("A_P", "$A_P$", "a_p"),
-            _c("a_before", "$a_{\\mathrm{before}}$", "a_before"),
-            _c("a_after", "$a_{\\mathrm{after}}$", "a_after"),
-            _c("a_absent", "$a_{\\mathrm{absent}}$", "a_absent"),
-        ),
+        ADOPTION_COLUMNS,
     ),
     "timing": (
         "Reliance timing: q_U = P(T_E < T_U | A=1, P) and runs with T_S < T_E < T_U",
@@ -410,11 +413,7 @@ PRESENTED: dict[str, tuple[str, tuple[Column, ...]]] = {
         (
             _c("domain", "domain", "domain"),
             _c("triggered", "triggered", "triggered"),
-            _c("A_T", "$A_T$", "a_t"),
-            _c("A_P", "$A_P$", "a_p"),
-            _c("a_before", "$a_{\\mathrm{before}}$", "a_before"),
-            _c("a_after", "$a_{\\mathrm{after}}$", "a_after"),
-            _c("a_absent", "$a_{\\mathrm{absent}}$", "a_absent"),
+            *ADOPTION_COLUMNS,
         ),
     ),
     "channels": (

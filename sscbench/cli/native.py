@@ -114,8 +114,9 @@ def play(args: argparse.Namespace, seeds: Sequence[int]) -> int:
     from sscbench.native import PLAYS, SOLUTIONS, run_suite
 
     chosen = tuple(args.family or FAMILY_NAMES)
+    written: Path | None = None
     if args.agent is not None:
-        verdicts = _with_agent(args, chosen, seeds)
+        verdicts, written = _with_agent(args, chosen, seeds)
         player = args.agent
     else:
         families = [f for f in PLAYS[args.solution] if f in chosen]
@@ -142,18 +143,19 @@ def play(args: argparse.Namespace, seeds: Sequence[int]) -> int:
     console.print(table)
     passed = sum(v.success for v in verdicts)
     console.print(f"{passed}/{len(verdicts)} seeded runs succeeded")
-    if getattr(args, "written", None) is not None:
-        console.print(f"runs written to {args.written}")
+    if written is not None:
+        console.print(f"runs written to {written}")
     reference = args.agent is None and args.solution == "reference"
     return 1 if reference and passed < len(verdicts) else 0
 
 
 def _with_agent(
     args: argparse.Namespace, families: tuple[Any, ...], seeds: Sequence[int]
-) -> list[Any]:
+) -> tuple[list[Any], Path | None]:
     """The suite played by a registered agent, checked before any episode as ``run``
-    checks it (unknown agent, rejected parameters, a missing key: one line, exit 2). An
-    external agent is served each task over MCP, one session per task, like a τ² run."""
+    checks it (unknown agent, rejected parameters, a missing key: one line, exit 2), and
+    where its runs were written. An external agent is served each task over MCP, one
+    session per task, like a τ² run."""
     from sscbench.cli.params import parse_params
     from sscbench.experiments.inline import command_line_experiment
     from sscbench.native.agents import run_suite_with
@@ -172,9 +174,8 @@ def _with_agent(
     from sscbench.agents.registry import make_agent
 
     out = args.out
-    if out is None and args.agent == "external":
+    if out is None and config.agent == "external":
         out = Path("runs/native") / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    args.written = out
     if config.agent == "external" and config.params.get("transport") == "stdio":
         raise ConfigError(
             "the native suite is served over streamable-http (one session per task); "
@@ -190,10 +191,11 @@ def _with_agent(
             file=sys.stderr,
             flush=True,
         )
-    return run_suite_with(
+    verdicts = run_suite_with(
         lambda: make_agent(config.agent, **config.params),
         seeds,
         families,
         out=out,
         max_steps=args.max_steps,
     )
+    return verdicts, out

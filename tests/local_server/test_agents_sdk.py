@@ -15,6 +15,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -45,13 +46,10 @@ pytestmark = [
 ]
 
 
-def test_the_openai_agents_sdk_runs_one_case_per_operator_end_to_end(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from sscbench.experiments import load_experiment, run_experiment
-    from sscbench.operators.registry import operator_names
-    from sscbench.reconstruct.label import label_dir
-
+@pytest.fixture
+def smollm2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """SmolLM2 on llama.cpp as the example program's model (through its environment
+    variables, a few short turns), stopped after the test."""
     local_server.keep_logs_in(tmp_path / "server-logs")
     try:
         spec = local_server.ServerSpec(
@@ -63,9 +61,21 @@ def test_the_openai_agents_sdk_runs_one_case_per_operator_end_to_end(
         monkeypatch.setenv("AGENT_MAX_TOKENS", "40")
         monkeypatch.setenv("AGENT_MAX_TURNS", "3")
         monkeypatch.setenv("AGENT_MAX_CONVERSATION_TURNS", "2")
-        config = tmp_path / "agents-sdk.toml"
-        config.write_text(
-            f"""
+        yield
+    finally:
+        local_server.stop_all()
+        local_server.keep_logs_in(None)
+
+
+@pytest.mark.usefixtures("smollm2")
+def test_the_openai_agents_sdk_runs_one_case_per_operator_end_to_end(tmp_path: Path) -> None:
+    from sscbench.experiments import load_experiment, run_experiment
+    from sscbench.operators.registry import operator_names
+    from sscbench.reconstruct.label import label_dir
+
+    config = tmp_path / "agents-sdk.toml"
+    config.write_text(
+        f"""
 name = "agents-sdk-smollm2"
 concurrency = 1
 gate = "none"   # SmolLM2 solves no task; every faulted run must still run
@@ -77,13 +87,10 @@ id = "agents-sdk"
 agent = "external"
 params = {{ command = "{sys.executable} {EXAMPLE}", idle_timeout = 900 }}
 """,
-            encoding="utf-8",
-        )
-        out = tmp_path / "runs"
-        result = run_experiment(load_experiment(config), out)
-    finally:
-        local_server.stop_all()
-        local_server.keep_logs_in(None)
+        encoding="utf-8",
+    )
+    out = tmp_path / "runs"
+    result = run_experiment(load_experiment(config), out)
     failed = [(r.run_id, r.cause, r.detail) for r in result.records if r.failed]
     assert failed == []
     labels = [x for x in label_dir(out) if x.case_id is not None]
@@ -98,8 +105,9 @@ params = {{ command = "{sys.executable} {EXAMPLE}", idle_timeout = 900 }}
         )
 
 
+@pytest.mark.usefixtures("smollm2")
 def test_the_openai_agents_sdk_plays_native_tasks_served_over_mcp(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The same unmodified framework program on the native suite (`sscbench native --agent
     external`): it loads the native prompts, gets the family's tools, and its answer to the
@@ -107,25 +115,11 @@ def test_the_openai_agents_sdk_plays_native_tasks_served_over_mcp(
     from sscbench.cli.main import main
     from sscbench.native.agents import RUN_FILE
 
-    local_server.keep_logs_in(tmp_path / "server-logs")
-    try:
-        spec = local_server.ServerSpec(
-            model_path=str(local_server.resolve_model("smollm2")), alias="smollm2"
-        )
-        server = local_server.server_for(spec)
-        monkeypatch.setenv("AGENT_BASE_URL", server.base_url)
-        monkeypatch.setenv("AGENT_MODEL", "smollm2")
-        monkeypatch.setenv("AGENT_MAX_TOKENS", "40")
-        monkeypatch.setenv("AGENT_MAX_TURNS", "3")
-        monkeypatch.setenv("AGENT_MAX_CONVERSATION_TURNS", "2")
-        out = tmp_path / "native"
-        command = f"command={sys.executable} {EXAMPLE}"
-        code = main(["native", "--agent", "external", "--agent-param", command,
-                     "--agent-param", "idle_timeout=900", "--family", "version_conflict",
-                     "--seeds", "2", "--out", str(out)])  # fmt: skip
-    finally:
-        local_server.stop_all()
-        local_server.keep_logs_in(None)
+    out = tmp_path / "native"
+    command = f"command={sys.executable} {EXAMPLE}"
+    code = main(["native", "--agent", "external", "--agent-param", command,
+                 "--agent-param", "idle_timeout=900", "--family", "version_conflict",
+                 "--seeds", "2", "--out", str(out)])  # fmt: skip
     assert code == 0
     assert "seeded runs succeeded" in capsys.readouterr().out
     for seed in (0, 1):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_device_reading_rules import _labels  # the hand-built telecom run
+from test_device_reading_rules import assert_statement  # on a hand-built telecom run
 
 BLIND: list[tuple[str, str, str | None]] = [
     ("airplane_mode", "OK, so airplane mode is switched off on your end — good.", "v_prime"),
@@ -35,10 +35,4 @@ BLIND: list[tuple[str, str, str | None]] = [
 
 @pytest.mark.parametrize(("reading", "text", "expected"), BLIND)
 def test_blind_phrasings(reading: str, text: str, expected: str | None, tmp_path: Path) -> None:
-    labels = _labels(reading, text, tmp_path)
-    t_s = labels.t_s  # type: ignore[attr-defined]
-    if expected is None:
-        assert t_s.status == "none", t_s.reason
-        return
-    assert t_s.status == "found", t_s.reason
-    assert labels.adopted is (expected == "v_prime"), t_s.reason  # type: ignore[attr-defined]
+    assert_statement(reading, text, expected, tmp_path)

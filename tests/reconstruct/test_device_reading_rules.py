@@ -77,7 +77,13 @@ def _labels(reading: str, text: str, root: Path) -> object:
 def test_device_statements_in_varied_phrasing(
     reading: str, text: str, expected: str | None, tmp_path: Path
 ) -> None:
-    labels = _labels(reading, text, tmp_path)
+    assert_statement(reading, text, expected, tmp_path)
+
+
+def assert_statement(reading: str, text: str, expected: str | None, root: Path) -> None:
+    """``text``, said after the false reading, is a use of ``expected`` (``v`` or ``v′``),
+    or no use at all (``None``)."""
+    labels = _labels(reading, text, root)
     assert labels.triggered is True  # type: ignore[attr-defined]
     t_s = labels.t_s  # type: ignore[attr-defined]
     if expected is None:
