@@ -111,13 +111,16 @@ TOOL_KINDS: dict[str, str] = {
     "prepare_export": "write",
     "issue_link": "write",
     "resolve_link": "read",
-    "download": "read",
+    "download": "write",
     "wait": "generic",
     "service_status": "read",
     "get_report": "read",
     "update_report": "write",
 }
-"""Each tool's kind in τ²'s terms (an MCP client sees the reads as read-only tools)."""
+"""Each tool's effect in τ²'s terms (an MCP client sees the reads as read-only tools):
+``issue_link`` stores a link and counts against a rate limit, ``download`` is the
+consuming use the verifier judges, so neither is read-only (what the virtual clock charges
+for a call is the server's business, :mod:`.server`)."""
 
 
 def tools_for(task: NativeTask) -> tuple[dict[str, Any], ...]:

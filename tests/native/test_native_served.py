@@ -114,6 +114,13 @@ def test_a_native_run_serves_the_family_tools_with_their_kinds_and_native_instru
     )
     listed = {t.name: t.annotations.read_only_hint for t in _tools(ctx) if t.annotations}
     assert listed == {"get_report": True, "update_report": False}
+    link = next(t for t in catalogue(0) if t.family == "maintenance")
+    hints = _tools(EpisodeContext(domain="native", task=link, seed=0, policy=POLICY,
+                                  tools=tools_for(link), tool_kinds=dict(TOOL_KINDS)))  # fmt: skip
+    assert {t.name: t.annotations.read_only_hint for t in hints if t.annotations} == {
+        "prepare_export": False, "issue_link": False, "resolve_link": True, "download": False,
+        "service_status": True, "wait": False,
+    }  # fmt: skip
     server = build_server(object(), ctx, object(), "streamable-http", "r")  # type: ignore[arg-type]
     assert server.instructions == NATIVE_INSTRUCTIONS
     assert task.id == task.task_id  # what sscbench://run announces
