@@ -130,7 +130,7 @@ def _labelled(
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
     from sscbench import heartbeat
-    from sscbench.reconstruct.run_set import LabelsWriter
+    from sscbench.reconstruct.run_set import LabelsWriter, ledger_sha256
     from sscbench.reconstruct.summary import SummaryCounts
     from sscbench.user_files import check_output_file
 
@@ -189,8 +189,12 @@ def handle(args: argparse.Namespace) -> int:
 
         agreement = Agreement()
     compared = 0
+    hashes: dict[str, str] = {}  # of the bytes labelled, where this process read them
     with LabelsWriter(out, root, classifier=args.classifier) as writer:
         for run_dir, ledger, label, problem in runs:
+            hashes[run_dir.relative_to(root).as_posix()] = (
+                ledger.sha256 if ledger is not None else ledger_sha256(run_dir)
+            )
             if label is None:
                 problems.append(str(problem))
                 continue
@@ -206,7 +210,7 @@ def handle(args: argparse.Namespace) -> int:
             with JsonlWriter(root / CLASSIFIER_CALLS_FILE) as calls:  # append-only, crash-safe
                 for call in classifier_calls.provider_calls:
                     calls.append(call)
-        writer.commit()  # only once everything is computed
+        writer.commit(hashes)  # only once everything is computed
     n = writer.count
     console = make_console()
     table = counts.table(f"{n} run{'' if n == 1 else 's'} → {out}")

@@ -41,7 +41,7 @@ from sscbench.envs.intervention import (
 )
 from sscbench.envs.state import Checkpoint, DualState, EpisodeState
 from sscbench.envs.tau2_runtime import prepare_tau2
-from sscbench.envs.tau2_tool_kinds import TAU2_VERSION, TOOL_KINDS
+from sscbench.envs.tau2_tool_kinds import TAU2_VERSION, TOOL_KINDS, USER_TOOL_KINDS
 from sscbench.errors import ConfigError, HarnessError
 from sscbench.records.events import VisibleEvent
 
@@ -62,7 +62,11 @@ def tool_kinds(domain_name: str) -> dict[str, str]:
 
 @cache
 def user_tool_kinds(domain_name: str) -> dict[str, str]:
-    """Map each of the customer's device tools to τ²'s kind (empty unless dual-control)."""
+    """Map each of the customer's device tools to τ²'s kind (empty unless dual-control; from
+    the same frozen table as :func:`tool_kinds` for the τ² it was read from)."""
+    known = USER_TOOL_KINDS.get(domain_name)
+    if known is not None and _tau2_version() == TAU2_VERSION:
+        return dict(known)
     domain = load_domain(domain_name)
     if domain.user_toolkit_class is None:
         return {}

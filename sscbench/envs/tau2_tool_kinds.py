@@ -60,3 +60,44 @@ TOOL_KINDS: dict[str, dict[str, str]] = {
         "refuel_data": "write",
     },
 }
+
+
+USER_TOOL_KINDS: dict[str, dict[str, str]] = {
+    "airline": {},
+    "retail": {},
+    "telecom": {
+        "check_status_bar": "read",
+        "check_network_status": "read",
+        "check_network_mode_preference": "read",
+        "set_network_mode_preference": "write",
+        "run_speed_test": "read",
+        "toggle_airplane_mode": "write",
+        "check_sim_status": "read",
+        "reseat_sim_card": "write",
+        "toggle_data": "write",
+        "toggle_roaming": "write",
+        "check_data_restriction_status": "read",
+        "toggle_data_saver_mode": "write",
+        "check_apn_settings": "read",
+        "set_apn_settings": "write",
+        "reset_apn_settings": "write",
+        "check_wifi_status": "read",
+        "toggle_wifi": "write",
+        "check_wifi_calling_status": "read",
+        "toggle_wifi_calling": "write",
+        "check_vpn_status": "read",
+        "connect_vpn": "write",
+        "disconnect_vpn": "write",
+        "check_installed_apps": "read",
+        "check_app_status": "read",
+        "check_app_permissions": "read",
+        "grant_app_permission": "write",
+        "can_send_mms": "read",
+        "reboot_device": "write",
+        "check_payment_request": "read",
+        "make_payment": "write",
+    },
+}
+"""The customer's device tools per domain and their kinds (only telecom is dual-control):
+the labelling's device relations need them, and loading the telecom domain to ask τ² costs
+about a second of CPU."""

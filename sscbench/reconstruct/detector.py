@@ -17,6 +17,7 @@ Pass 2 decides each unit's stance (:mod:`~sscbench.reconstruct.stance`):
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -101,6 +102,11 @@ class FactModel:
     """The fact is a write's claimed effect: "changed to X" states it rather than naming a
     new value still to be set."""
     extra: list[Use] = field(default_factory=list)
+    detected: dict[tuple[str, str, frozenset[str]], tuple[Use, ...]] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Uses already detected per text, source and focus, for a model shared across runs
+    (:meth:`~sscbench.reconstruct.rules.base.UseRules.model_at` sets it)."""
 
 
 def _resolve(
@@ -135,7 +141,26 @@ def _resolve(
 def detect(
     model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
 ) -> list[Use]:
-    """Uses of the fact in one agent text (a message or a hand-off summary)."""
+    """Uses of the fact in one agent text (a message or a hand-off summary); once per
+    text, source and focus for a model shared across runs (the runs of a case say many
+    of the same texts about the same records)."""
+    memo = model.detected
+    if memo is None:
+        return _detect(model, text, step, source, focus)
+    key = (text, source, focus)
+    known = memo.get(key)
+    if known is None:
+        found = _detect(model, text, step, source, focus)
+        if any(use.step != step for use in found):
+            return found  # never: every use is of the text's own step
+        known = memo[key] = tuple(found)
+        return found
+    return [use if use.step == step else dataclasses.replace(use, step=step) for use in known]
+
+
+def _detect(
+    model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
+) -> list[Use]:
     units = segment(text)
     found = [outermost(model.find(unit)) for unit in units]
     user_says_true = any(

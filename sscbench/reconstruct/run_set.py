@@ -86,9 +86,14 @@ def ledger_hashes(root: Path) -> dict[str, str]:
     """Each run directory under ``root`` (as :func:`run_dirs` finds them, relative to
     ``root``) → the SHA-256 of its ledger."""
     return {
-        run_dir.relative_to(root).as_posix(): _sha256(run_dir / LEDGER_FILE)
-        for run_dir in run_dirs(root)
+        run_dir.relative_to(root).as_posix(): ledger_sha256(run_dir) for run_dir in run_dirs(root)
     }
+
+
+def ledger_sha256(run_dir: Path) -> str:
+    """The SHA-256 of a run directory's ledger, read for it alone (a command that parsed
+    the ledger has it: :attr:`~sscbench.records.ledger.Ledger.sha256`)."""
+    return _sha256(run_dir / LEDGER_FILE)
 
 
 def _atomic_write(path: Path, lines: Iterable[str]) -> None:

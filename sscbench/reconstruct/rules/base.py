@@ -14,14 +14,14 @@ of ``v``/``v′`` (every leaf of the contract's target paths) near the target en
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.fault_contracts.history import History
+from sscbench.fault_contracts.history import Delivered, History
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import Binding, Focus, RefIndex
 from sscbench.reconstruct.detector import (
@@ -84,12 +84,19 @@ class RunView:
     def latest(self, before: int, id_key: str, list_key: str) -> dict[str, dict[str, Any]]:
         """The latest delivered record of each entity before ``before``: records carrying a
         ``list_key`` list (``flights``, ``items``), keyed by their ``id_key``."""
-        out: dict[str, dict[str, Any]] = {}
-        for _, data in self.records(before):
-            if isinstance(data, dict) and isinstance(data.get(list_key), list):
+        return {k: d.data for k, d in self.latest_delivered(before, id_key, list_key).items()}
+
+    def latest_delivered(self, before: int, id_key: str, list_key: str) -> dict[str, Delivered]:
+        """:meth:`latest`'s records as their deliveries."""
+        out: dict[str, Delivered] = {}
+        for d in self.history.successes():
+            if d.step >= before:
+                break
+            data = d.data
+            if d.parsed and isinstance(data, dict) and isinstance(data.get(list_key), list):
                 entity = data.get(id_key)
                 if isinstance(entity, str):
-                    out[entity] = data
+                    out[entity] = d
         return out
 
 
@@ -157,8 +164,38 @@ def short_value(value: Any) -> bool:
     return len(text) <= 2 or text.lower() in {"none", "yes", "no", "true", "false"}
 
 
+SHARED_MODELS: dict[tuple[type, str, Hashable], FactModel] = {}
+"""Fact models shared across runs, by rule set, contract and inputs (oldest dropped first)."""
+SHARED_LIMIT = 2048
+
+
+def _contract_key(view: RunView) -> str:
+    """The run's contract as text, once per run: equal contracts share models."""
+    key = view.notes.get("contract_json")
+    if not isinstance(key, str):
+        key = view.notes["contract_json"] = view.contract.model_dump_json()
+    return key
+
+
+def _names_inputs(rules: type[UseRules]) -> bool:
+    """Does ``rules`` name the inputs of the model it builds? Only when its :meth:`inputs`
+    is defined where its :meth:`~UseRules.model` is, or below: a subclass that rebuilds the
+    model without restating the inputs (a plugin's rule set over the generic rules, say)
+    gets a model per arrival, never a shared one, until it does."""
+    mro = rules.__mro__
+
+    def level(name: str) -> int:
+        return next(i for i, k in enumerate(mro) if name in vars(k))
+
+    return mro[level("inputs")] is not UseRules and level("inputs") <= level("model")
+
+
 class UseRules:
     """Operator-specific classification: subclasses build the fact model per step."""
+
+    share_models = True
+    """Whether :meth:`model_at` may share models of equal contract and :meth:`inputs`
+    (the equivalence test turns it off to build every model afresh)."""
 
     def __init__(self) -> None:
         self._models: dict[tuple[int, int], FactModel] = {}
@@ -167,17 +204,44 @@ class UseRules:
         """The fact model as the run stands just before ``step``."""
         raise NotImplementedError
 
+    def inputs(self, view: RunView, step: int) -> Hashable | None:
+        """What :meth:`model` at ``step`` is built from besides the contract, by content,
+        when a rule set can name it more cheaply than building the model. Models of equal
+        contract and inputs are one model, shared between the arrivals of a run (most
+        records change no model) and between runs (the runs of a case read the same
+        records). ``None``: a model per arrival, never shared.
+
+        A rule set that answers builds its model from the contract and these inputs alone,
+        with no ``step``, run or rule-set instance inside its ``find``
+        (``tests/reconstruct/test_model_inputs.py`` compares every shared model with one
+        built afresh on the fixture runs)."""
+        return None
+
     def model_at(self, view: RunView, step: int) -> FactModel:
         """:meth:`model`, built once per number of observations delivered before ``step``
-        (the model only changes when a record arrives)."""
+        (the model only changes when a record arrives), and once per process for each
+        contract and :meth:`inputs` where the rule set names them."""
         # Before the fault only the dialogue's focus is tracked: resolve it against the
         # entities known when the fault arrives.
         step = max(step, view.t_f + 1)
         seen = view.history.delivered_before(step)
         key = (id(view), seen)
-        if key not in self._models:
-            self._models[key] = self.model(view, step)
-        return self._models[key]
+        model = self._models.get(key)
+        if model is None:
+            share = self.share_models and _names_inputs(type(self))
+            inputs = self.inputs(view, step) if share else None
+            if inputs is None:
+                model = self.model(view, step)
+            else:
+                shared = (type(self), _contract_key(view), inputs)
+                model = SHARED_MODELS.get(shared)
+                if model is None:
+                    model = SHARED_MODELS[shared] = self.model(view, step)
+                    model.detected = {}
+                    if len(SHARED_MODELS) > SHARED_LIMIT:
+                        del SHARED_MODELS[next(iter(SHARED_MODELS))]
+            self._models[key] = model
+        return model
 
     def message(
         self,
@@ -241,17 +305,32 @@ class GenericRules(UseRules):
             return [(p, v.get(p), vp[p]) for p in vp if v.get(p) != vp[p]]
         return [(c.target.paths[0], c.authoritative_value, c.injected_value)]
 
+    def _others(self, view: RunView, step: int) -> dict[str, None]:
+        """Other ids of the target's kind in the records delivered before ``step``, in the
+        order they first appear."""
+        c = view.contract
+        key = f"{c.target.entity_type}_id"
+        target = c.target.entity_id
+        out: dict[str, None] = {}
+        for at, data in view.records(step):
+            for other in _ids_in(view, at, data, key):
+                if other != target:
+                    out[other] = None
+        return out
+
+    def inputs(self, view: RunView, step: int) -> Hashable:
+        """The competitors' ids: the rest of the model is the contract's (subclasses add
+        only what the contract and the domain fix)."""
+        return tuple(self._others(view, step))
+
     def model(self, view: RunView, step: int) -> FactModel:
         """The target entity's id as its reference; competitors: other ids of the same kind
         seen in delivered records."""
         c = view.contract
         target = c.target.entity_id
         lexicon: dict[str, set[str]] = {target: {target}}
-        key = f"{c.target.entity_type}_id"
-        for at, data in view.records(step):
-            for other in _ids_in(view, at, data, key):
-                if other != target:
-                    lexicon.setdefault(other, set()).add(other)
+        for other in self._others(view, step):
+            lexicon[other] = {other}
         leaves = self._leaves(view)
         year = _year_of(leaves)
 

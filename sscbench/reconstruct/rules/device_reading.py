@@ -128,6 +128,9 @@ def device_mentions(text: str, reading: str, on_is: Which, off_is: Which) -> lis
 class DeviceReadingRules(GenericRules):
     """The setting's state near its name; the one phone is always the target."""
 
+    inputs = GenericRules.inputs
+    """The generic model's: what this rule set adds comes from the contract alone."""
+
     def model(self, view: RunView, step: int) -> FactModel:
         """Only the setting's named states count (never a bare on/off, yes/no)."""
         c = view.contract

@@ -14,9 +14,12 @@ asked for that value, in which case the choice follows the request, not the fact
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from sscbench.fault_contracts.history import Delivered
 from sscbench.reconstruct.binding import ITEM_ID, ORDER_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.base import (
@@ -64,6 +67,11 @@ _LETTER_SIZES = {
 def orders(view: RunView, step: int) -> dict[str, dict[str, Any]]:
     """The latest delivered record of each order before ``step``."""
     return view.latest(step, "order_id", "items")
+
+
+def order_deliveries(view: RunView, step: int) -> dict[str, Delivered]:
+    """The deliveries of :func:`orders`' records (their texts say what the records are)."""
+    return view.latest_delivered(step, "order_id", "items")
 
 
 def variants(view: RunView, step: int, product_id: str | None = None) -> dict[str, Any]:
@@ -357,6 +365,62 @@ def _descriptions(order: dict[str, Any], order_id: str, option: str) -> list[tup
     return out
 
 
+@dataclass(frozen=True)
+class _OrderRefs:
+    """What one order record adds to the model, in the order the model adds it."""
+
+    names: tuple[tuple[str, str | None], ...]
+    """(surface form, item key) for the lexicon (no key: the form names no item)."""
+    weak: tuple[str, ...]
+    holders: tuple[tuple[str, str], ...]
+    """(an option value's tokens, the item key holding it)."""
+    ordered: tuple[str, ...]
+
+
+def _order_refs(view: RunView, order_id: str, order: dict[str, Any], option: str) -> _OrderRefs:
+    """:class:`_OrderRefs` of a delivered order record, found once per run and record (the
+    model is rebuilt at each arrival from every order the run has seen)."""
+    note = f"order_refs:{id(order)}"
+    found = view.notes.get(note)
+    if isinstance(found, _OrderRefs):
+        return found
+    names: list[tuple[str, str | None]] = []
+    weak: list[str] = []
+    holders: list[tuple[str, str]] = []
+    ordered: list[str] = []
+    keys = set()
+    for item in order.get("items") or []:
+        if not isinstance(item, dict) or not isinstance(item.get("item_id"), str):
+            continue
+        key = item_key(order_id, item["item_id"])
+        keys.add(key)
+        ordered.append(item["item_id"])
+        names.append((item["item_id"], key))
+        if isinstance(item.get("product_id"), str):
+            names.append((item["product_id"], key))
+            weak.append(item["product_id"])
+        for noun in _nouns(str(item.get("name") or "")):
+            # A product noun fits every variant ("the 60% tactile keyboard is item …"):
+            # weak, unless the text makes it the customer's own.
+            names.append((noun, key))
+            weak.append(noun)
+            for owned in (f"your {noun}", f"your current {noun}", f"your original {noun}"):
+                names.append((owned, key))
+        for owner in OWNER_PHRASES:
+            names.append((owner, key))
+        for value in (item.get("options") or {}).values():
+            holders.append((" ".join(value_tokens(str(value))), key))
+    for form in (order_id, order_id.lstrip("#")):
+        names += [(form, key) for key in keys] if keys else [(form, None)]
+        weak.append(form)
+    for form, key in _descriptions(order, order_id, option):
+        names.append((form, key))
+        weak.append(form)
+    found = _OrderRefs(tuple(names), tuple(weak), tuple(holders), tuple(ordered))
+    view.notes[note] = found
+    return found
+
+
 class ItemOptionRules(UseRules):
     """One option of one ordered item."""
 
@@ -370,6 +434,16 @@ class ItemOptionRules(UseRules):
             str(view.contract.authoritative_value),
         )
 
+    def inputs(self, view: RunView, step: int) -> Hashable:
+        """The text of the latest record of each order, the variant ids and the target
+        item's successors: a model reads nothing else."""
+        oid, item_id, _, _, _ = self._target(view)
+        return (
+            tuple((k, d.observation.content) for k, d in order_deliveries(view, step).items()),
+            tuple(variants(view, step)),
+            tuple(sorted(_successors(view, step, oid, item_id))),
+        )
+
     def model(self, view: RunView, step: int) -> FactModel:
         """References: item ids, product names and nouns, order ids, variant ids."""
         oid, item_id, option, vp, v = self._target(view)
@@ -379,34 +453,15 @@ class ItemOptionRules(UseRules):
         holders: dict[str, set[str]] = {}
         ordered: set[str] = set()
         for order_id, order in orders(view, step).items():
-            keys = set()
-            for item in order.get("items") or []:
-                if not isinstance(item, dict) or not isinstance(item.get("item_id"), str):
-                    continue
-                key = item_key(order_id, item["item_id"])
-                keys.add(key)
-                ordered.add(item["item_id"])
-                lexicon.setdefault(item["item_id"], set()).add(key)
-                if isinstance(item.get("product_id"), str):
-                    lexicon.setdefault(item["product_id"], set()).add(key)
-                    weak.add(item["product_id"])
-                for noun in _nouns(str(item.get("name") or "")):
-                    # A product noun fits every variant ("the 60% tactile keyboard is item
-                    # …"): weak, unless the text makes it the customer's own.
-                    lexicon.setdefault(noun, set()).add(key)
-                    weak.add(noun)
-                    for owned in (f"your {noun}", f"your current {noun}", f"your original {noun}"):
-                        lexicon.setdefault(owned, set()).add(key)
-                for owner in OWNER_PHRASES:
-                    lexicon.setdefault(owner, set()).add(key)
-                for value in (item.get("options") or {}).values():
-                    holders.setdefault(" ".join(value_tokens(str(value))), set()).add(key)
-            for form in (order_id, order_id.lstrip("#")):
-                lexicon.setdefault(form, set()).update(keys)
-                weak.add(form)
-            for form, key in _descriptions(order, order_id, option):
-                lexicon.setdefault(form, set()).add(key)
-                weak.add(form)
+            refs = _order_refs(view, order_id, order, option)
+            for form, key in refs.names:
+                entities = lexicon.setdefault(form, set())
+                if key is not None:
+                    entities.add(key)
+            weak.update(refs.weak)
+            for value, key in refs.holders:
+                holders.setdefault(value, set()).add(key)
+            ordered.update(refs.ordered)
         for variant_id in variants(view, step):
             if variant_id not in ordered:
                 lexicon.setdefault(variant_id, set()).add(f"variant/{variant_id}")

@@ -17,10 +17,13 @@ cannot know:
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
+from importlib.resources import files
 
 from sscbench.envs import EpisodeEnvironment, load_domain
+from sscbench.envs.tau2_runtime import tau2_version
 from sscbench.reconstruct.detector import FactModel, ValueMention, Which
 from sscbench.reconstruct.rules.base import USE_RULES, GenericRules, RunView
 from sscbench.reconstruct.segment import Unit
@@ -51,9 +54,32 @@ LEFT = re.compile(
 )
 
 
+LIMITS_FILE = "line_limits.json"
+"""The limit of every line a shipped LineUsage case targets, stored with the τ² version it
+was read from: labelling then never loads the telecom domain (about a second of CPU, a
+tenth of labelling a demo's runs). ``tests/reconstruct/test_line_limits.py`` holds it
+equal to :func:`initial_line_limit` and complete for the shipped case set."""
+
+
+@cache
+def stored_line_limits() -> dict[str, float]:
+    """``"<task id>|<line id>"`` → limit, for the installed τ² (empty for another one)."""
+    data = json.loads(files("sscbench.data").joinpath(LIMITS_FILE).read_text("utf-8"))
+    if data.get("tau2_version") != tau2_version():
+        return {}
+    return {str(k): float(v) for k, v in data["limits"].items()}
+
+
 @cache
 def line_limit(task_id: str, line_id: str) -> float | None:
-    """The line's plan limit plus its refuelled data in the task's initial state."""
+    """The line's plan limit plus its refuelled data in the task's initial state (stored
+    for the shipped cases, computed for any other)."""
+    stored = stored_line_limits().get(f"{task_id}|{line_id}")
+    return stored if stored is not None else initial_line_limit(task_id, line_id)
+
+
+def initial_line_limit(task_id: str, line_id: str) -> float | None:
+    """:func:`line_limit` read off the task's initial state in τ²'s telecom domain."""
     env = EpisodeEnvironment.open("telecom", load_domain("telecom").task(task_id))
     line = next((ln for ln in env.state.db.lines if ln.line_id == line_id), None)
     if line is None:
@@ -83,6 +109,9 @@ def _mention(text: str, start: int, end: int, which: Which) -> ValueMention:
 
 class LineUsageRules(GenericRules):
     """The generic figure, plus what is left and the side of the limit."""
+
+    inputs = GenericRules.inputs
+    """The generic model's: what this rule set adds comes from the contract alone."""
 
     def model(self, view: RunView, step: int) -> FactModel:
         """The generic model, its ``find`` extended with the derived forms."""

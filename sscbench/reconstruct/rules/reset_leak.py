@@ -40,6 +40,9 @@ class ResetLeakRules(ToolDefectRules):
 
     effect = False  # the stale status is a read's, not the effect of the agent's write
 
+    inputs = ToolDefectRules.inputs
+    """The generic model's: what this rule set adds comes from the contract alone."""
+
     def claim_form(self, view: RunView) -> Claim | None:
         """The forms of the handled status ``v′``."""
         status = str(view.contract.injected_value)

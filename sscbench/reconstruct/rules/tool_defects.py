@@ -55,6 +55,9 @@ class ToolDefectRules(GenericRules):
     go-ahead ("I'll update your address to …, 77034. Shall I proceed?") names values it
     asks for, not the record's (ResetLeak's ``v′`` is a read's, so it says False)."""
 
+    inputs = GenericRules.inputs
+    """The generic model's: what this rule set adds comes from the contract alone."""
+
     def claim_form(self, view: RunView) -> Claim | None:
         """The words agents use for ``v′`` beyond its value (a handled status, a refund):
         (pattern, the value it names, its label), or ``None`` (the value rules only)."""
@@ -69,6 +72,7 @@ class ToolDefectRules(GenericRules):
         writes = [n for n, kind in kinds.items() if kind == "write"]
         leaves = self._leaves(view)
         claim = self.claim_form(view)
+        effect = self.effect  # the model is shared across runs: it holds no rule set
 
         def find(unit: Unit) -> list[ValueMention]:
             if unit.kind == "field" and any(w in " ".join(unit.scope) for w in writes):
@@ -79,7 +83,7 @@ class ToolDefectRules(GenericRules):
             found = plain + _bag_counts(unit, leaves, plain)
             if PLAN.search(fold(unit.text)):  # "I will change the address to …": a request
                 found = [vm for vm in found if vm.which != "v_prime"]
-            if self.effect and _plans_a_write(unit, names):
+            if effect and _plans_a_write(unit, names):
                 return []  # values the planned write asks for, true or claimed
             kept = [vm for vm in found if not any(a <= vm.mention.start < b for a, b in spans)]
             if claim is None:
@@ -87,7 +91,7 @@ class ToolDefectRules(GenericRules):
             pattern, value, label = claim
             taken = [(vm.mention.start, vm.mention.end) for vm in kept]
             taken += [(m.start(), m.end()) for m in folded_names.finditer(fold(unit.text))]
-            return kept + claims(unit, pattern, value, label, taken, effect=self.effect)
+            return kept + claims(unit, pattern, value, label, taken, effect=effect)
 
         return dataclasses.replace(generic, find=find)
 
