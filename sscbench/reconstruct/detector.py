@@ -138,6 +138,10 @@ def _resolve(
     return bound.binding
 
 
+MEMO_LIMIT = 4096
+"""Texts remembered per shared model (run sets of one case with all-new texts stay flat)."""
+
+
 def detect(
     model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
 ) -> list[Use]:
@@ -151,9 +155,8 @@ def detect(
     known = memo.get(key)
     if known is None:
         found = _detect(model, text, step, source, focus)
-        if any(use.step != step for use in found):
-            return found  # never: every use is of the text's own step
-        known = memo[key] = tuple(found)
+        if len(memo) < MEMO_LIMIT and all(use.step == step for use in found):
+            memo[key] = tuple(found)  # (every use is of the text's own step)
         return found
     return [use if use.step == step else dataclasses.replace(use, step=step) for use in known]
 
