@@ -27,26 +27,28 @@ def test_user_table_is_tau2s(domain: str) -> None:
     assert sorted(USER_TOOL_KINDS) == sorted(TOOL_KINDS)
 
 
-def test_table_only_for_its_tau2_version(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("reader", "table", "domain", "tool"),
+    [
+        ("tool_kinds", TOOL_KINDS, "airline", "book_reservation"),
+        ("user_tool_kinds", USER_TOOL_KINDS, "telecom", "toggle_data"),
+    ],
+)
+def test_table_only_for_its_tau2_version(
+    monkeypatch: pytest.MonkeyPatch,
+    reader: str,
+    table: dict[str, dict[str, str]],
+    domain: str,
+    tool: str,
+) -> None:
     assert environment._tau2_version() == TAU2_VERSION  # the pin the table was read from
-    monkeypatch.setitem(TOOL_KINDS, "airline", {"book_reservation": "read"})
-    environment.tool_kinds.cache_clear()
+    kinds = getattr(environment, reader)
+    monkeypatch.setitem(table, domain, {tool: "read"})
+    kinds.cache_clear()
     try:
-        assert environment.tool_kinds("airline") == {"book_reservation": "read"}
-        environment.tool_kinds.cache_clear()
+        assert kinds(domain) == {tool: "read"}
+        kinds.cache_clear()
         monkeypatch.setattr(environment, "_tau2_version", lambda: "0.0")
-        assert environment.tool_kinds("airline")["book_reservation"] == "write"  # τ²'s own
+        assert kinds(domain)[tool] == "write"  # τ²'s own
     finally:
-        environment.tool_kinds.cache_clear()
-
-
-def test_user_table_only_for_its_tau2_version(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(USER_TOOL_KINDS, "telecom", {"toggle_data": "read"})
-    environment.user_tool_kinds.cache_clear()
-    try:
-        assert environment.user_tool_kinds("telecom") == {"toggle_data": "read"}
-        environment.user_tool_kinds.cache_clear()
-        monkeypatch.setattr(environment, "_tau2_version", lambda: "0.0")
-        assert environment.user_tool_kinds("telecom")["toggle_data"] == "write"  # τ²'s own
-    finally:
-        environment.user_tool_kinds.cache_clear()
+        kinds.cache_clear()
