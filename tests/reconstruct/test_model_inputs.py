@@ -26,8 +26,9 @@ from sscbench.users import make_user
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 AGENTS = ("scripted:gold", "scripted:careful", "scripted:hasty", "scripted:eager")
 SHARING = ("item_option", "device_reading", "ignored_argument", "line_usage", "partial_effect",
-           "reset_leak", "unenforced_precondition", "invariant_break")  # fmt: skip
-"""Operators whose rule sets name their models' inputs (ItemOption's, the generic family)."""
+           "reset_leak", "unenforced_precondition", "invariant_break", "write_effect")  # fmt: skip
+"""Operators whose rule sets name their models' inputs (ItemOption's, WriteEffect's, the
+generic family)."""
 LATE_COMPETITORS = ("ignored_argument/retail/101/0/zip", "partial_effect/airline/14/0/refund")
 """Cases whose scripted runs read a competing entity after the fault: their models change."""
 
@@ -90,7 +91,8 @@ def _seen(model: FactModel, texts: list[str]) -> tuple[object, ...]:
             found.append((unit.text, [repr(vm) for vm in mentions]))
             found += [sorted(model.holders(vm.mention.value)) for vm in mentions]
     refs = sorted((k, sorted(v)) for k, v in index.lexicon.items())
-    return model.target, model.label, refs, sorted(index.weak), index.shapes, found
+    flags = (model.confirmed, model.effect, model.extra)
+    return model.target, model.label, flags, refs, sorted(index.weak), index.shapes, found
 
 
 def _holds_a_run(value: object, depth: int = 0) -> bool:
@@ -115,9 +117,14 @@ def _check_every_model(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def model_at(self: UseRules, view: RunView, step: int) -> FactModel:
         shared = shared_model_at(self, view, step)
-        if self.inputs(view, max(step, view.t_f + 1)) is None:
+        step = max(step, view.t_f + 1)
+        if self.inputs(view, step) is None:
             return shared  # a rule set that shares nothing
-        fresh = self.model(view, max(step, view.t_f + 1))
+        # A run's model is built at the first step asked with as many records delivered.
+        first = view.notes.setdefault("test:first_step", {})
+        assert isinstance(first, dict)
+        built = first.setdefault(view.history.delivered_before(step), step)
+        fresh = self.model(view, built)
         texts = [e.content for e in view.history.events if isinstance(e, AgentMessage)]
         assert _seen(shared, texts) == _seen(fresh, texts), (view.contract.contract_id, step)
         assert not _holds_a_run(shared), view.contract.contract_id
@@ -141,7 +148,7 @@ def test_the_rule_sets_name_their_inputs() -> None:
     # A check that the sharing below is exercised at all: these rule sets answer inputs.
     for operator in SHARING:
         assert _names_inputs(type(rules_for(operator))), operator
-    for operator in ("write_effect", "return_date", "pay_source", "expiry", "transport"):
+    for operator in ("return_date", "pay_source", "expiry", "transport"):
         assert not _names_inputs(type(rules_for(operator))), operator
 
 

@@ -19,6 +19,7 @@ fields, statements concern a new state and are no longer about this request.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from typing import Any
 
 from sscbench.fault_contracts.history import arguments_match
@@ -332,6 +333,21 @@ class WriteEffectRules(UseRules):
             elsewhere = True
             same_kind = same_kind or call.name == request.get("tool")
         return elsewhere, same_kind
+
+    def inputs(self, view: RunView, step: int) -> Hashable:
+        """The texts of the latest record of each reservation, the reservation ids seen, the
+        amounts the claim implies, the writes and the turn since the payload, the flight
+        numbers seen and whether the claim was confirmed: a model reads nothing else."""
+        records = view.latest_delivered(step, "reservation_id", "flights")
+        return (
+            tuple((k, d.observation.content) for k, d in records.items()),
+            tuple(sorted(known_ids(view, step))),
+            tuple(sorted(_claimed_amounts(view))),
+            self._other_writes_between(view, step),
+            _same_turn(view, step),
+            tuple(sorted(seen_flight_numbers(view, step))),
+            self._confirmed_before(view, step),
+        )
 
     def model(self, view: RunView, step: int) -> FactModel:
         """References: reservation ids and flight numbers; values: the claimed leaves, the
