@@ -166,7 +166,7 @@ def short_value(value: Any) -> bool:
 
 SHARED_MODELS: dict[tuple[type, str, Hashable], FactModel] = {}
 """Fact models shared across runs, by rule set, contract and inputs (oldest dropped first)."""
-SHARED_LIMIT = 2048
+SHARED_LIMIT = 1024
 
 
 def _contract_key(view: RunView) -> str:
