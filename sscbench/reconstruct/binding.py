@@ -169,11 +169,17 @@ _STARTS = re.compile(r"(?<![\w#])(?:\w+|[^\w\s])")
 
 
 @lru_cache(maxsize=1 << 14)
-def _starts(low: str) -> tuple[frozenset[str], tuple[tuple[str, int], ...]]:
+def _words(low: str) -> frozenset[str]:
     """The words and signs a folded text offers forms, once per text (every fact model of
-    a run looks up the same dialogue)."""
-    found = tuple((m.group(0), m.start()) for m in _STARTS.finditer(low))
-    return frozenset(key for key, _ in found), found
+    a run looks up the same dialogue): the strings :func:`_starts` finds, without their
+    positions, which only a text that names a form needs."""
+    return frozenset(_STARTS.findall(low))
+
+
+@lru_cache(maxsize=1 << 12)
+def _starts(low: str) -> tuple[tuple[str, int], ...]:
+    """Each word or sign of a folded text where a form may start, with its position."""
+    return tuple((m.group(0), m.start()) for m in _STARTS.finditer(low))
 
 
 def _alternation(forms: frozenset[str]) -> re.Pattern[str]:
@@ -235,9 +241,9 @@ def _matcher(forms: frozenset[str]) -> _Matcher:
     keys = frozenset(buckets)
 
     def match(low: str) -> list[tuple[str, int, int]]:
-        words, found = _starts(low)
-        if keys.isdisjoint(words):
+        if keys.isdisjoint(_words(low)):
             return []  # most texts name none of the forms
+        found = _starts(low)
         out: list[tuple[str, int, int]] = []
         pos = 0
         size = len(low)

@@ -177,17 +177,25 @@ def _contract_key(view: RunView) -> str:
     return key
 
 
+_NAMES_INPUTS: dict[type, bool] = {}
+""":func:`_names_inputs` per rule-set class (asked at every record arrival of every run)."""
+
+
 def _names_inputs(rules: type[UseRules]) -> bool:
     """Does ``rules`` name the inputs of the model it builds? Only when its :meth:`inputs`
     is defined where its :meth:`~UseRules.model` is, or below: a subclass that rebuilds the
     model without restating the inputs (a plugin's rule set over the generic rules, say)
     gets a model per arrival, never a shared one, until it does."""
-    mro = rules.__mro__
+    known = _NAMES_INPUTS.get(rules)
+    if known is None:
+        mro = rules.__mro__
 
-    def level(name: str) -> int:
-        return next(i for i, k in enumerate(mro) if name in vars(k))
+        def level(name: str) -> int:
+            return next(i for i, k in enumerate(mro) if name in vars(k))
 
-    return mro[level("inputs")] is not UseRules and level("inputs") <= level("model")
+        own = mro[level("inputs")] is not UseRules
+        known = _NAMES_INPUTS[rules] = own and level("inputs") <= level("model")
+    return known
 
 
 class UseRules:
@@ -427,27 +435,26 @@ def _ids_in(view: RunView, step: int, data: Any, key: str) -> list[str]:
     note = f"ids_in:{key}:{step}"
     found = view.notes.get(note)
     if not isinstance(found, list):
-        found = [v for obj in _objects(data) if isinstance(v := obj.get(key), str)]
+        found = []
+        _key_values_into(data, key, found)
         view.notes[note] = found
     return found
 
 
-def _objects(data: Any) -> Iterator[dict[str, Any]]:
-    """Every dict in ``data``, each before the ones inside it (one walk into a list, not
-    nested generators: this runs on every delivered record of every model)."""
-    out: list[dict[str, Any]] = []
-    _objects_into(data, out)
-    return iter(out)
-
-
-def _objects_into(data: Any, out: list[dict[str, Any]]) -> None:
+def _key_values_into(data: Any, key: str, out: list[str]) -> None:
+    """Append the string ``key`` value of every dict in ``data``, each dict's before those of
+    the dicts inside it (one plain walk: this runs on every delivered record of a run)."""
     if isinstance(data, dict):
-        out.append(data)
+        value = data.get(key)
+        if isinstance(value, str):
+            out.append(value)
         for v in data.values():
-            _objects_into(v, out)
+            if isinstance(v, dict | list):
+                _key_values_into(v, key, out)
     elif isinstance(data, list):
         for v in data:
-            _objects_into(v, out)
+            if isinstance(v, dict | list):
+                _key_values_into(v, key, out)
 
 
 def _year_of(leaves: list[tuple[str, Any, Any]]) -> int:

@@ -16,7 +16,6 @@ import re
 from datetime import date
 from typing import Any
 
-from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.airline_policy import policy_now
@@ -79,10 +78,9 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
     if not isinstance(cached, list):
         for d in view.history.delivered:
             found: set[str] = set()
-            for source in (d.data if d.parsed else None, d.call.arguments):
-                for path, value in flatten(source) if source is not None else ():
-                    if path.rsplit(".", 1)[-1] == "flight_number":
-                        found.add(str(value))
+            if d.parsed:
+                _flight_numbers_into(d.data, found)
+            _flight_numbers_into(d.call.arguments, found)
             per_step.append((d.step, found))
         view.notes["flight_numbers"] = per_step
     out: set[str] = set()
@@ -90,6 +88,21 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
         if at < step:
             out |= numbers
     return out
+
+
+def _flight_numbers_into(data: Any, out: set[str]) -> None:
+    """Add every scalar leaf of ``data`` whose flattened path ends in ``flight_number`` (a
+    key ``flight_number``, or one ending ``.flight_number``), without building the paths."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if isinstance(value, dict | list):
+                _flight_numbers_into(value, out)
+            elif str(key).rsplit(".", 1)[-1] == "flight_number":
+                out.add(str(value))
+    elif isinstance(data, list):
+        for value in data:
+            if isinstance(value, dict | list):
+                _flight_numbers_into(value, out)
 
 
 def known_ids(view: RunView, step: int) -> set[str]:
