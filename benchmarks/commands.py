@@ -266,9 +266,7 @@ def render(results: dict[str, Any]) -> str:
             f"{r[side]['cpu_s_median']:.2f} | {r[side]['peak_rss_mib_max']:.0f} | "
             f"{r[side]['ledgers_per_cpu_s']:.0f} ledgers/CPU-s |"
         )
-    labels = "byte-identical" if r and r["labels_identical"] else "DIFFERENT"
-    if not r:
-        labels = "not timed"
+    labels = "not timed" if not r else "byte-identical" if r["labels_identical"] else "DIFFERENT"
     if d:
         outputs = d["outputs_identical"].items()
         same = ", ".join(f"{k} {'same' if v else 'DIFFERENT'}" for k, v in outputs)
