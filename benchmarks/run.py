@@ -11,7 +11,8 @@
   τ²-native loop (env from pickle, gold actions through ``get_response``, ``get_db_hash``).
 * **P8** our ``scripted:gold`` episode per domain vs a *fair* τ²-native loop (τ²'s own
   environment, base database reused with copy on access, gold actions, our final-state
-  verdict); ``--fair-only`` runs just this one.
+  verdict), with two arms that split ours: our engine alone and the engine writing the run
+  directory from ready-made bytes (the floor); ``--fair-only`` runs just this one.
 
 Run ``python benchmarks/run.py [--quick] [--profile] [--out PATH]``; it prints markdown tables and
 writes ``benchmarks/results.json``. See ``benchmarks/README.md``.
@@ -36,7 +37,7 @@ from typing import Any
 from bench_calls import run_p1
 from bench_common import HERE, machine_info, make_config, perf, speed_index
 from bench_episodes import run_p2, run_p3
-from bench_fair import run_p8
+from bench_fair import p8_arms_lines, run_p8
 from bench_profiling import run_profiles
 from bench_report import evaluate_targets, render, render_p8
 
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         results["machine"]["loadavg_end"] = list(os.getloadavg())
         results["machine"]["speed_index_ms_end"] = speed_index()
         results["elapsed_s"] = perf() - t_start
-        print(render_p8(results))
+        print("\n".join([render_p8(results), "", *p8_arms_lines(results["p8"])]))
         args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
         print(f"\n[bench] wrote {args.out}", file=sys.stderr)
         return 0
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     results["machine"]["loadavg_end"] = list(os.getloadavg())
     results["machine"]["speed_index_ms_end"] = speed_index()
     results["elapsed_s"] = perf() - t_start
-    print(render(results))
+    print("\n".join([render(results), "", *p8_arms_lines(results["p8"])]))
     args.out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     print(f"\n[bench] wrote {args.out}", file=sys.stderr)
     return 0
