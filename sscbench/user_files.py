@@ -169,6 +169,7 @@ def iter_files(root: Path, name: str, *, skip: str | None = SET_ASIDE) -> Iterat
 
     def walk(directory: str) -> Iterator[Path]:
         subdirs: list[str] = []  # names only: no entry object is kept
+        links: set[str] = set()  # subdirectories reached through a symbolic link
         here = False
         try:
             with os.scandir(directory) as it:
@@ -181,6 +182,11 @@ def iter_files(root: Path, name: str, *, skip: str | None = SET_ASIDE) -> Iterat
                         here = True
                     elif is_dir and (skip is None or skip not in entry.name):
                         subdirs.append(entry.name)
+                        try:  # the entry's own type, as os.path.islink asks it
+                            if entry.is_symlink():
+                                links.add(entry.name)
+                        except OSError:
+                            pass
         except OSError as exc:
             unreadable(exc)
         if here:  # checked before any subdirectory is searched, as os.walk's order did
@@ -196,7 +202,7 @@ def iter_files(root: Path, name: str, *, skip: str | None = SET_ASIDE) -> Iterat
             path = os.path.join(directory, child)
             if child == name:
                 yield Path(path)
-            elif not os.path.islink(path):
+            elif child not in links:
                 yield from walk(path)
 
     yield from walk(os.fspath(root))

@@ -65,9 +65,23 @@ class History:
 
     def successes(self, tool: str | None = None) -> Iterator[Delivered]:
         """Non-error observations, optionally of one tool."""
-        for d in self.delivered:
-            if not d.observation.error and (tool is None or d.call.name == tool):
-                yield d
+        if tool is None:
+            return iter(self._successes)
+        return iter(self._successes_of.get(tool, ()))
+
+    @cached_property
+    def _successes(self) -> tuple[Delivered, ...]:
+        """The non-error observations, once per history (rules ask for them at every
+        record arrival of a run)."""
+        return tuple(d for d in self.delivered if not d.observation.error)
+
+    @cached_property
+    def _successes_of(self) -> dict[str, tuple[Delivered, ...]]:
+        """:attr:`_successes` by tool name, in step order."""
+        out: dict[str, list[Delivered]] = {}
+        for d in self._successes:
+            out.setdefault(d.call.name, []).append(d)
+        return {name: tuple(ds) for name, ds in out.items()}
 
     def tool_calls(self) -> Iterator[AgentToolCall]:
         """Every tool call in step order."""

@@ -14,8 +14,19 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.reconstruct.detector import FactModel
 from sscbench.reconstruct.label import label_run, rules_for
-from sscbench.reconstruct.rules.base import GenericRules, RunView, UseRules, _names_inputs
+from sscbench.reconstruct.rules.base import (
+    GenericRules,
+    RunView,
+    UseRules,
+    _key_values_into,
+    _names_inputs,
+)
 from sscbench.reconstruct.rules.item_option import ITEM_TOOLS
+from sscbench.reconstruct.rules.return_date import (
+    FLIGHTS_BY_TEXT,
+    _flight_numbers_into,
+    _record_flight_numbers,
+)
 from sscbench.reconstruct.segment import segment
 from sscbench.records.events import AgentMessage, AgentToolCall
 from sscbench.records.ledger import read_ledger
@@ -200,3 +211,50 @@ def test_item_option_inputs_change_with_the_items_successor(sharing_runs: list[P
                 checked += 1
                 break
     assert checked >= 3
+
+
+def _others_defined(view: RunView, step: int) -> list[str]:
+    """Competitor ids by their definition: every parsed record delivered before ``step``,
+    walked afresh, ids other than the target's in first-seen order."""
+    c = view.contract
+    key = f"{c.target.entity_type}_id"
+    out: dict[str, None] = {}
+    for d in view.history.delivered:
+        if d.step < step and d.parsed and not d.observation.error:
+            found: list[str] = []
+            _key_values_into(d.data, key, found)
+            out.update((i, None) for i in found if i != c.target.entity_id)
+    return list(out)
+
+
+def test_competitors_found_so_far_equal_their_definition_in_any_order(
+    sharing_runs: list[Path],
+) -> None:
+    # The generic rules keep a run's competitor ids and extend them as records arrive; asked
+    # at every step, later steps first, then in order, they must be the definition's.
+    checked = 0
+    for run in sharing_runs + _fixture_runs():
+        ledger = read_ledger(run / LEDGER_FILE)
+        contract = ledger_contract(ledger)
+        if contract is None:
+            continue
+        view = RunView(History(ledger.events), 0, contract)
+        rules = GenericRules()
+        steps = [e.step for e in ledger.events] + [len(ledger.events)]
+        for step in steps[::-1][:3] + steps:
+            assert list(rules._others(view, step)) == _others_defined(view, step), run.name
+            checked += 1
+    assert checked > 1000
+
+
+def test_a_records_flight_numbers_are_found_once_per_text(sharing_runs: list[Path]) -> None:
+    checked = 0
+    for run in sharing_runs:
+        for d in History(read_ledger(run / LEDGER_FILE).events).delivered:
+            if d.parsed:
+                walked: set[str] = set()
+                _flight_numbers_into(d.data, walked)
+                assert _record_flight_numbers(d) == walked
+                assert _record_flight_numbers(d) is FLIGHTS_BY_TEXT[d.observation.content]
+                checked += 1
+    assert checked > 100

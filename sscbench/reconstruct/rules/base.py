@@ -78,7 +78,9 @@ class RunView:
     def records(self, before: int, tool: str | None = None) -> Iterator[tuple[int, Any]]:
         """Parsed successful observations delivered before step ``before``."""
         for d in self.history.successes(tool):
-            if d.step < before and d.parsed:
+            if d.step >= before:
+                return  # in step order: none after this one is earlier
+            if d.parsed:
                 yield d.step, d.data
 
     def latest(self, before: int, id_key: str, list_key: str) -> dict[str, dict[str, Any]]:
@@ -319,12 +321,21 @@ class GenericRules(UseRules):
         c = view.contract
         key = f"{c.target.entity_type}_id"
         target = c.target.entity_id
-        out: dict[str, None] = {}
-        for at, data in view.records(step):
-            for other in _ids_in(view, at, data, key):
-                if other != target:
-                    out[other] = None
-        return out
+        # The records before a later step extend those before an earlier one: a run's
+        # model asks at each arrival, so the ids found so far are kept and extended.
+        note = f"others:{key}"
+        seen = view.notes.get(note)
+        if not isinstance(seen, _IdsSoFar) or seen.upto > step:
+            seen = view.notes[note] = _IdsSoFar()
+        for d in view.history.successes():
+            if d.step >= step:
+                break  # in step order
+            if d.step >= seen.upto and d.parsed:
+                for other in _ids_in(d.observation.content, d.data, key):
+                    if other != target:
+                        seen.ids[other] = None
+        seen.upto = step
+        return dict(seen.ids)
 
     def inputs(self, view: RunView, step: int) -> Hashable:
         """The competitors' ids: the rest of the model is the contract's (subclasses add
@@ -429,15 +440,30 @@ class GenericRules(UseRules):
         return out[:1]
 
 
-def _ids_in(view: RunView, step: int, data: Any, key: str) -> list[str]:
-    """The string ``key`` values of every object in the record delivered at ``step``, in
-    order; found once per run (the model is rebuilt each time a record arrives)."""
-    note = f"ids_in:{key}:{step}"
-    found = view.notes.get(note)
-    if not isinstance(found, list):
-        found = []
-        _key_values_into(data, key, found)
-        view.notes[note] = found
+@dataclass
+class _IdsSoFar:
+    """Ids found in a run's records delivered before step ``upto``, in first-seen order."""
+
+    upto: int = 0
+    ids: dict[str, None] = field(default_factory=dict)
+
+
+IDS_BY_TEXT: dict[tuple[str, str], tuple[str, ...]] = {}
+""":func:`_ids_in` by observation text and key (the runs of a case read the same records;
+oldest dropped first)."""
+IDS_BY_TEXT_LIMIT = 8192
+
+
+def _ids_in(content: str, data: Any, key: str) -> tuple[str, ...]:
+    """The string ``key`` values of every object in a delivered record (``data``, parsed
+    from ``content``), in order; found once per process for each text."""
+    found = IDS_BY_TEXT.get((content, key))
+    if found is None:
+        out: list[str] = []
+        _key_values_into(data, key, out)
+        found = IDS_BY_TEXT[(content, key)] = tuple(out)
+        if len(IDS_BY_TEXT) > IDS_BY_TEXT_LIMIT:
+            del IDS_BY_TEXT[next(iter(IDS_BY_TEXT))]
     return found
 
 

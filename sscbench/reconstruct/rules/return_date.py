@@ -16,6 +16,7 @@ import re
 from datetime import date
 from typing import Any
 
+from sscbench.fault_contracts.history import Delivered
 from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.airline_policy import policy_now
@@ -77,9 +78,7 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
     per_step: list[tuple[int, set[str]]] = cached if isinstance(cached, list) else []
     if not isinstance(cached, list):
         for d in view.history.delivered:
-            found: set[str] = set()
-            if d.parsed:
-                _flight_numbers_into(d.data, found)
+            found: set[str] = set(_record_flight_numbers(d) if d.parsed else ())
             _flight_numbers_into(d.call.arguments, found)
             per_step.append((d.step, found))
         view.notes["flight_numbers"] = per_step
@@ -88,6 +87,26 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
         if at < step:
             out |= numbers
     return out
+
+
+FLIGHTS_BY_TEXT: dict[str, frozenset[str]] = {}
+"""The flight numbers of a parsed record by its text (the runs of a case read the same
+records; oldest dropped first)."""
+FLIGHTS_BY_TEXT_LIMIT = 8192
+
+
+def _record_flight_numbers(d: Delivered) -> frozenset[str]:
+    """:func:`_flight_numbers_into` of a delivered record's data, once per process for each
+    text (the data is parsed from the text, so equal texts hold equal numbers)."""
+    content = d.observation.content
+    found = FLIGHTS_BY_TEXT.get(content)
+    if found is None:
+        out: set[str] = set()
+        _flight_numbers_into(d.data, out)
+        found = FLIGHTS_BY_TEXT[content] = frozenset(out)
+        if len(FLIGHTS_BY_TEXT) > FLIGHTS_BY_TEXT_LIMIT:
+            del FLIGHTS_BY_TEXT[next(iter(FLIGHTS_BY_TEXT))]
+    return found
 
 
 def _flight_numbers_into(data: Any, out: set[str]) -> None:

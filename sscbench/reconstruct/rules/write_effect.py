@@ -108,6 +108,17 @@ def changed_leaves(v: dict[str, Any], v_prime: dict[str, Any]) -> dict[str, tupl
     return {p: (old.get(p), new[p]) for p in new if old.get(p) != new[p]}
 
 
+def _changed(view: RunView) -> dict[str, tuple[Any, Any]]:
+    """:func:`changed_leaves` of the run's contract, once per run (the rules ask at every
+    record arrival and every call); read-only."""
+    found = view.notes.get("changed_leaves")
+    if not isinstance(found, dict):
+        c = view.contract
+        found = changed_leaves(c.authoritative_value, c.injected_value)
+        view.notes["changed_leaves"] = found
+    return found
+
+
 def flight_sets(claimed: Any, stored: Any) -> tuple[set[str], set[str]]:
     """Flight numbers only the claimed itinerary has, and only the stored one has (a list
     diff by index would call a kept flight that moved position a change)."""
@@ -237,7 +248,7 @@ def _claimed_amounts(view: RunView) -> set[str]:
                     out.add(money_key(abs(float(amount))))
     new_prices = [
         float(value)
-        for path, (_, value) in changed_leaves(c.authoritative_value, c.injected_value).items()
+        for path, (_, value) in _changed(view).items()
         if path.endswith(".price") and isinstance(value, int | float)
     ]
     out |= {money_key(p) for p in new_prices}
@@ -296,7 +307,7 @@ class WriteEffectRules(UseRules):
         """Has the claim become true before ``step``: a read shows the claimed values, or a
         repeat of the request succeeded that the contract's persistence lets through."""
         c = view.contract
-        changed = changed_leaves(c.authoritative_value, c.injected_value)
+        changed = _changed(view)
         request = c.target.logical_request or {}
         if c.persistence == "first_attempt":
             for d in view.history.successes(request.get("tool")):
@@ -358,7 +369,7 @@ class WriteEffectRules(UseRules):
         tool = str(request.get("tool"))
         records = reservations(view, step)
         lexicon = reservation_lexicon(records, known_ids(view, step) | {rid})
-        changed = changed_leaves(c.authoritative_value, c.injected_value)
+        changed = _changed(view)
         claimed_numbers, stored_numbers = flight_sets(c.injected_value, c.authoritative_value)
         for number in claimed_numbers:
             lexicon.setdefault(number, set()).add(rid)
@@ -549,7 +560,7 @@ class WriteEffectRules(UseRules):
                 ]
             # A later write on the reservation that restates a claimed field acts on the
             # claimed state (or on the true one, when it restates the stored value).
-            changed = changed_leaves(c.authoritative_value, c.injected_value)
+            changed = _changed(view)
             for name in ARGUMENT_FIELDS:
                 if name not in changed or name not in call.arguments:
                     continue
@@ -576,7 +587,7 @@ class WriteEffectRules(UseRules):
         """A bag update whose paid-bag count, or a change-of-plan cancellation whose
         eligibility, only the claimed cabin (not the stored one) explains under the policy."""
         c = view.contract
-        changed = changed_leaves(c.authoritative_value, c.injected_value)
+        changed = _changed(view)
         if "cabin" not in changed:
             return []
         old, new = (str(x) for x in changed["cabin"])
