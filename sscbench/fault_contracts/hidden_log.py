@@ -8,22 +8,26 @@ fails in one place with one message instead of as a ``KeyError`` in several.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from sscbench.errors import LedgerError
 from sscbench.fault_contracts.injection import FaultDelivery
-from sscbench.records.ledger import iter_jsonl
+from sscbench.records.ledger import iter_jsonl, read_regular
 
 
 def read_fault_deliveries(path: Path) -> list[FaultDelivery] | None:
     """The ``fault_delivery`` records of the hidden log at ``path`` in file order; ``None``
     when the run has no hidden log (so nothing can confirm an intervention)."""
-    if not path.exists():
+    data = read_regular(path)
+    if data is None:
         return None
+    if isinstance(data, int):
+        raise LedgerError(path, 0, f"not a file (mode {stat.filemode(data)}); fix or remove it")
     out: list[FaultDelivery] = []
-    for number, obj in iter_jsonl(path):
+    for number, obj in iter_jsonl(path, data):
         if obj.get("kind") != "fault_delivery":
             continue
         try:

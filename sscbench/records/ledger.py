@@ -9,10 +9,12 @@ every line, names the file and line of a corrupt entry, and drops a truncated *l
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -243,12 +245,41 @@ def _check_schema_version(path: Path, obj: dict[str, Any]) -> None:
         )
 
 
+MISSING = frozenset({errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP})
+"""What ``Path.exists`` and ``Path.is_file`` take for "nothing there" (a link loop too)."""
+
+
+def read_regular(path: Path) -> bytes | int | None:
+    """The bytes of the regular file at ``path``; ``None`` when nothing is there, or the
+    ``st_mode`` of what is there instead (a directory, a named pipe: never read, so a pipe
+    cannot block). Opened without blocking and checked on the descriptor, in five system
+    calls where ``is_file`` and ``read_bytes`` take eight: labelling reads two files a run."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno in MISSING:
+            return None
+        raise
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return info.st_mode
+        parts = []
+        size = info.st_size + 1  # one more byte than it holds: the file may have grown
+        while chunk := os.read(fd, size):
+            parts.append(chunk)
+            size = 1 << 16
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def read_ledger(path: Path | str) -> Ledger:
     """Read and validate a ledger; raise :class:`LedgerError` naming the bad line."""
     path = Path(path)
-    if not path.is_file():
+    data = read_regular(path)
+    if data is None or isinstance(data, int):
         raise LedgerError(path, 0, "no such ledger file")
-    data = path.read_bytes()
     fast = _read_fast(path, data)
     if fast is not None:
         return fast
