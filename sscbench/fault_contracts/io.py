@@ -56,10 +56,28 @@ def _line_of(node: Any, loc: tuple[int | str, ...]) -> int:
     return line
 
 
+FAST_LOADER: type[yaml.SafeLoader] | None = getattr(yaml, "CSafeLoader", None)
+"""PyYAML's safe loader over libyaml, where PyYAML was built with it (the same resolver
+and constructors, the scanning and parsing in C)."""
+
+
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load``'s data, scanned by libyaml where PyYAML has it: about 20 times
+    faster, and loading the shipped case set's 334 contracts took 3 s of CPU the pure-Python
+    way. A text libyaml refuses is parsed again the pure-Python way, so a bad file fails
+    with the same message and line as before."""
+    if FAST_LOADER is not None:
+        try:
+            return yaml.load(text, Loader=FAST_LOADER)  # a safe loader: no object tags
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(text)
+
+
 def parse_contract(text: str, source: str = "<contract>") -> FaultContract:
     """Parse and validate contract YAML; raise :class:`ConfigError` naming source:line."""
     try:
-        data = yaml.safe_load(text)
+        data = safe_load(text)
     except RecursionError:
         raise ConfigError(f"{source}:1: nested too deeply to be a contract") from None
     except yaml.YAMLError as exc:

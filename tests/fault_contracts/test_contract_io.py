@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from sscbench.cases.caseset import default_case_set_path
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts import (
     FaultContract,
     dump_contract,
+    io,
     load_contract,
     parse_contract,
     write_contract,
@@ -219,3 +222,34 @@ def test_loading_never_executes_anything(tmp_path: Path, rd_text: str, payload: 
     with pytest.raises(ConfigError):
         parse_contract(tagged)
     assert not marker.exists()
+
+
+def _typed(value: object) -> object:
+    """A YAML document's data with every value's type beside it (1 and 1.0 and True differ)."""
+    if isinstance(value, dict):
+        return {k: _typed(v) for k, v in value.items()}, dict
+    if isinstance(value, list):
+        return [_typed(v) for v in value], list
+    return value, type(value)
+
+
+def test_libyaml_reads_every_shipped_contract_as_the_pure_python_loader_does() -> None:
+    if io.FAST_LOADER is None:
+        pytest.skip("this PyYAML was built without libyaml")
+    texts = [p.read_text("utf-8") for p in sorted(default_case_set_path().rglob("*.yaml"))]
+    assert len(texts) > 300
+    for text in texts:
+        assert _typed(io.safe_load(text)) == _typed(yaml.safe_load(text))
+
+
+@pytest.mark.parametrize(
+    "broken",
+    ["domain: airline: retail", "cluster: [IFOYYZ", "variant: {a: 1", "\tdomain: airline"],
+)
+def test_a_text_libyaml_refuses_fails_as_it_did_without_it(
+    tmp_path: Path, rd_text: str, broken: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = rd_text.replace(broken.split(":")[0].strip() + ":", broken, 1)
+    with_libyaml = _error(tmp_path, text)
+    monkeypatch.setattr(io, "FAST_LOADER", None)
+    assert _error(tmp_path, text) == with_libyaml
