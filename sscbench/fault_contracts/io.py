@@ -1,6 +1,7 @@
 """Contract files: human-readable YAML, loaded safely, errors pinned to file and line.
 
-Loading uses ``yaml.safe_load`` (no object construction, no ``eval``) and validates the
+Loading uses PyYAML's safe loader (no object construction, no ``eval``; over libyaml when
+PyYAML has it, see :func:`safe_load`) and validates the
 result with the pydantic model; a validation error is mapped back to the line of the
 offending key through the YAML node tree.
 """
