@@ -29,6 +29,7 @@ from sscbench.experiments.plan import ScheduledRun
 from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.llm.cache import canonical_json
 from sscbench.records.events import RECORD_ADAPTER, Header, RunEnd
+from sscbench.records.ledger import read_regular
 from sscbench.runs.episode import LEDGER_FILE, EpisodeSpec, run_episode
 from sscbench.runs.layout import set_aside
 from sscbench.users import UserSimulator, make_user
@@ -99,8 +100,10 @@ def finished_run(
     """
     path = run_dir / LEDGER_FILE
     try:
-        data = path.read_bytes()
+        data = read_regular(path)  # a named pipe in the ledger's place never blocks a resume
     except OSError:
+        return None
+    if not isinstance(data, bytes):
         return None
     lines = data.rstrip(b"\n").split(b"\n")
     if not data.endswith(b"\n") or len(lines) < 2:

@@ -4,6 +4,7 @@ written."""
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,23 @@ def test_a_run_directory_that_is_a_symlink_loop_is_set_aside_and_run_again(
     assert (run_dir / "ledger.jsonl").is_file()
     aside = run_dir.with_name(run_dir.name + ".incomplete-1")
     assert aside.is_symlink() and os.readlink(aside) == run_dir.name
+
+
+def test_a_named_pipe_in_a_ledgers_place_is_set_aside_and_the_run_made_again(
+    tmp_path: Path,
+) -> None:
+    """Resuming reads each scheduled run's ledger to see whether it finished: a named pipe
+    there would block that read for ever. It is no finished run: the place is set aside and
+    the run made again, in a fresh process that must end within the timeout."""
+    out = tmp_path / "runs"
+    argv = ["run", "--case", "write_effect/airline/12/4", "--agent", "scripted:hasty"]
+    assert _sscbench(*argv, "--out", str(out)).returncode == 0
+    (ledger,) = out.rglob("ledger.jsonl")
+    ledger.unlink()
+    os.mkfifo(ledger)
+    (out / "schedule.jsonl").unlink()
+    done = _sscbench(*argv, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert (ledger.parent / "ledger.jsonl").is_file()
+    aside = ledger.parent.with_name(ledger.parent.name + ".incomplete-1")
+    assert stat.S_ISFIFO((aside / "ledger.jsonl").lstat().st_mode)
