@@ -30,7 +30,7 @@ def test_the_demo_reads_each_ledger_once(
     opened: Counter[tuple[str, str]] = Counter()  # (stage, ledger) opened for reading
     parsed: Counter[tuple[str, str]] = Counter()  # (stage, ledger) parsed as a ledger
     real_phase, real_open, real_iter = heartbeat.phase, io.open, ledger_module.iter_jsonl
-    real_fast = ledger_module._read_fast
+    real_fast, real_regular = ledger_module._read_fast, ledger_module.read_regular
 
     def phase(name: str, total: int | None = None) -> None:
         stage[0] = name.split()[0]  # running / labelling / validating
@@ -41,6 +41,12 @@ def test_the_demo_reads_each_ledger_once(
         if Path(str(file)).name == LEDGER_FILE and not any(c in mode for c in "wax+"):
             opened[(stage[0], str(file))] += 1
         return handle
+
+    def counting_regular(path: Path) -> Any:  # read_ledger's read: one non-blocking open
+        data = real_regular(path)
+        if path.name == LEDGER_FILE and isinstance(data, bytes):
+            opened[(stage[0], str(path))] += 1
+        return data
 
     def counting_iter(path: Path, data: bytes | None = None) -> Any:
         if path.name == LEDGER_FILE:  # the defining reader (or the fast one's fallback)
@@ -57,6 +63,7 @@ def test_the_demo_reads_each_ledger_once(
     monkeypatch.setattr(io, "open", counting_open)
     monkeypatch.setattr(ledger_module, "iter_jsonl", counting_iter)
     monkeypatch.setattr(ledger_module, "_read_fast", counting_fast)
+    monkeypatch.setattr(ledger_module, "read_regular", counting_regular)
     out = tmp_path / "demo"
     assert main(["demo", "--cases", str(small_cases), "--seeds", "1", "--out", str(out)]) == 0
 
