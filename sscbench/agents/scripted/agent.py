@@ -406,10 +406,9 @@ class ScriptedAgent:
         return MissingVariant(d.order[1], d.item_index, options=target, listed=False)
 
     def _mention_payment_category(self, filled: _Filled, pid: str) -> None:
-        for (entity, path), _ in list(self._kb.sightings.items()):
-            if entity[0] == "user" and path == f"payment_methods.{pid}.source":
-                key = (entity, path)
-                self._take(filled, key, self._resolve(key), False)
+        source = f"payment_methods.{pid}.source"
+        for key in [k for k in self._kb.facts("user") if k[1] == source]:
+            self._take(filled, key, self._resolve(key), False)
 
     # -- the script -----------------------------------------------------------------------
     def _handled(self, action: PlannedAction) -> tuple[FactKey, Sighting] | None:
@@ -551,8 +550,8 @@ class ScriptedAgent:
         ]
         keys += sorted(
             (entity, path)
-            for entity, path in self._kb.sightings
-            if entity[0] == "user" and PAYMENT_SOURCE.fullmatch(path)
+            for entity, path in self._kb.facts("user")
+            if PAYMENT_SOURCE.fullmatch(path)
         )
         uses: list[Use] = []
         for key in keys:
@@ -573,7 +572,7 @@ class ScriptedAgent:
             return None
         entity: Entity = ("order", order_id)
         paths = sorted(
-            (p for e, p in self._kb.sightings if e == entity and ITEM_OPTION.fullmatch(p)),
+            (p for e, p in self._kb.facts("order") if e == entity and ITEM_OPTION.fullmatch(p)),
             key=natural_key,
         )
         uses: list[Use] = []
@@ -651,9 +650,10 @@ class ScriptedAgent:
             payload_step = self._last_payload.get(entity)
             if payload_step is None:
                 continue
-            for (ent, path), seen in self._kb.sightings.items():
+            for ent, path in self._kb.facts(entity[0]):
                 if ent != entity or "." in path:
                     continue
+                seen = self._kb.sightings[(ent, path)]
                 payload = next((s for s in seen if s.step == payload_step), None)
                 reads = [s for s in seen if s.authoritative and s.step > payload_step]
                 if payload is not None and reads and reads[-1].value != payload.value:

@@ -10,8 +10,8 @@ reservation, ``get_product_details`` for a product, ...).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 from sscbench.json_paths import flatten
@@ -77,6 +77,9 @@ class Parsed(NamedTuple):
     values: tuple[Any, ...]
     leaves: dict[str, Any]
     """``path -> value`` of every leaf (in flatten order)."""
+    repeated: dict[str, tuple[Any, ...]] | None
+    """``path -> values`` of a path two leaves spell alike (a key with a dot in it), in
+    flatten order; ``None`` when every path is its own (always, in τ²'s records)."""
 
 
 _PARSED: dict[str, Parsed] = {}
@@ -91,20 +94,23 @@ def parsed(content: str) -> Parsed:
     entity = entity_of(data)
     pairs = list(flatten(data)) if entity is not None else []
     keys = tuple((entity, path) for path, _ in pairs) if entity is not None else ()
-    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), dict(pairs))
+    leaves = dict(pairs)
+    repeated: dict[str, tuple[Any, ...]] | None = None
+    if len(leaves) != len(pairs):
+        counts = Counter(path for path, _ in pairs)
+        repeated = {
+            path: tuple(v for p, v in pairs if p == path) for path, n in counts.items() if n > 1
+        }
+    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), leaves, repeated)
     if len(_PARSED) >= PARSED_CACHE_SIZE:
         _PARSED.clear()  # a bounded cache: a new working set refills it
     _PARSED[content] = hit
     return hit
 
 
-_new_tuple = tuple.__new__
-
-
 class Sighting(NamedTuple):
-    """One delivered value of a fact (immutable; a named tuple because an observation
-    yields one per leaf of every record, and a tuple is built in a third of the time of a
-    frozen dataclass)."""
+    """One delivered value of a fact (immutable; a named tuple because the knowledge base
+    builds one per delivery of every fact it is asked about)."""
 
     value: Any
     step: int
@@ -112,15 +118,88 @@ class Sighting(NamedTuple):
     authoritative: bool
 
 
-@dataclass
+class _Shown(NamedTuple):
+    """One delivery of an entity's record: when, by which tool, and its shared parse."""
+
+    step: int
+    tool: str
+    authoritative: bool
+    seen: Parsed
+
+
+class Sightings(Mapping[FactKey, list[Sighting]]):
+    """Every fact's sightings in delivery order, keys in the order first sighted: a view
+    over the delivered records, built per fact when it is asked for.
+
+    An observation only notes its record (one append); a fact's sightings are read off the
+    few records of its entity on demand. Building a sighting per leaf of every record as it
+    arrived cost a tenth of a scripted episode, for facts the agent almost never asks
+    about (it asks about the handful its plan binds or mentions).
+    """
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._built: dict[Entity, dict[str, list[Sighting]]] = {}
+        """Per entity, the facts built since its last delivery (dropped on a new one)."""
+
+    def _changed(self, entity: Entity) -> None:
+        self._built.pop(entity, None)
+
+    def get(self, key: FactKey, default: Any = None) -> Any:
+        entity, path = key
+        shown = self._kb._shown.get(entity)
+        if shown is None:
+            return self._kb._results.get(key, default)
+        built = self._built.get(entity)
+        if built is None:
+            built = self._built[entity] = {}
+        else:
+            found = built.get(path)
+            if found is not None:
+                return found
+        out: list[Sighting] = []
+        for step, tool, authoritative, seen in shown:
+            leaves = seen.leaves
+            if path in leaves:
+                if seen.repeated is not None and path in seen.repeated:
+                    out.extend(Sighting(v, step, tool, authoritative) for v in seen.repeated[path])
+                else:
+                    out.append(Sighting(leaves[path], step, tool, authoritative))
+        if not out:
+            return default
+        built[path] = out
+        return out
+
+    def __getitem__(self, key: FactKey) -> list[Sighting]:
+        found: list[Sighting] | None = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[FactKey]:
+        return self._kb.facts()
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class KnowledgeBase:
     """Everything an agent has observed, fact by fact, in delivery order."""
 
-    sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
-    records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
-    """Each entity's delivered records (step, tool, value); the values are shared
-    read-only parses (:func:`parsed`)."""
-    _leaves: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    def __init__(self) -> None:
+        self.records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = {}
+        """Each entity's delivered records (step, tool, value); the values are shared
+        read-only parses (:func:`parsed`)."""
+        self._shown: dict[Entity, list[_Shown]] = {}
+        self._results: dict[FactKey, list[Sighting]] = {}
+        """Plain results (a number or a text, not a record) under their call."""
+        self._log: list[Parsed | FactKey] = []
+        """Each delivered record's parse, or a result's key, in delivery order."""
+        self._leaves: dict[int, dict[str, Any]] = {}
+        self.sightings = Sightings(self)
 
     def observe(
         self, tool: str, arguments: dict[str, Any], content: str, step: int
@@ -132,21 +211,40 @@ class KnowledgeBase:
             data = seen.data
             if isinstance(data, str | int | float) and not content.startswith("Error"):
                 key = (("result", tool), json.dumps(arguments, sort_keys=True))
-                self.sightings.setdefault(key, []).append(Sighting(data, step, tool, True))
+                self._results.setdefault(key, []).append(Sighting(data, step, tool, True))
+                self._log.append(key)
             return []
         authoritative = ENTITY_TYPES[entity[0]][2] == tool
-        sightings = self.sightings
-        new = _new_tuple
-        for key, value in zip(seen.keys, seen.values, strict=True):
-            one = new(Sighting, (value, step, tool, authoritative))
-            found = sightings.get(key)
-            if found is None:
-                sightings[key] = [one]
-            else:
-                found.append(one)
-        self.records.setdefault(entity, []).append((step, tool, seen.data))
+        shown = self._shown.get(entity)
+        if shown is None:
+            self._shown[entity] = [_Shown(step, tool, authoritative, seen)]
+            self.records[entity] = [(step, tool, seen.data)]
+        else:
+            shown.append(_Shown(step, tool, authoritative, seen))
+            self.records[entity].append((step, tool, seen.data))
+            self.sightings._changed(entity)
+        if seen.keys:
+            self._log.append(seen)
         self._leaves[id(seen.data)] = seen.leaves
         return [entity]
+
+    def facts(self, entity_type: str | None = None) -> Iterator[FactKey]:
+        """Every fact sighted (of entities of ``entity_type``, if given), in the order
+        first sighted: the order of :attr:`sightings`."""
+        done: set[FactKey] = set()
+        for item in self._log:
+            if isinstance(item, Parsed):
+                if entity_type is not None and item.keys[0][0][0] != entity_type:
+                    continue
+                keys: tuple[FactKey, ...] = item.keys
+            elif entity_type is not None and item[0][0] != entity_type:
+                continue
+            else:
+                keys = (item,)
+            for key in keys:
+                if key not in done:
+                    done.add(key)
+                    yield key
 
     def leaves(self, data: dict[str, Any]) -> dict[str, Any]:
         """``path -> value`` of a record this knowledge base holds (walked once, when it
@@ -156,6 +254,7 @@ class KnowledgeBase:
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
-        for key, seen in self.sightings.items():
+        for key in self.sightings:
+            seen = self.sightings[key]
             if seen and seen[-1].value == value and type(seen[-1].value) is type(value):
                 yield key, seen[-1]
