@@ -44,7 +44,6 @@ whether they treated it as operative is kept as private ground truth
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
@@ -91,7 +90,7 @@ from sscbench.agents.scripted.trust import (
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
-from sscbench.json_paths import get_path, set_path
+from sscbench.json_paths import copy_json, get_path, set_path
 from sscbench.records.events import (
     AgentToolCall,
     ParticipantSpec,
@@ -202,8 +201,14 @@ def natural_key(path: str) -> list[int | str]:
     return [int(t) if t.isdigit() else t for t in path.split(".")]
 
 
-def _call_key(name: str, args: dict[str, Any]) -> tuple[str, str]:
-    return name, json.dumps(args, sort_keys=True)
+def _same_call(last: tuple[str, dict[str, Any]] | None, name: str, args: dict[str, Any]) -> bool:
+    """Whether ``last`` (the previous call, whose arguments are never changed after it is
+    issued) is the call ``name(args)``: the same name and the same arguments as canonical
+    JSON. Only a look-up can repeat the call before it, so the JSON of every call's
+    arguments is written only when the names match."""
+    if last is None or last[0] != name:
+        return False
+    return json.dumps(last[1], sort_keys=True) == json.dumps(args, sort_keys=True)
 
 
 class ScriptedAgent:
@@ -346,7 +351,7 @@ class ScriptedAgent:
         return res.chosen.value
 
     def _fill(self, action: PlannedAction) -> _Filled:
-        filled = _Filled(arguments=copy.deepcopy(action.arguments))
+        filled = _Filled(arguments=copy_json(action.arguments))
         for binding in action.bindings:
             res = self._resolve(binding.fact)
             value = self._take(filled, binding.fact, res, True)
@@ -434,7 +439,7 @@ class ScriptedAgent:
 
     def _run(self, plan: Plan) -> Generator[_Say | _Call, None, None]:
         yield _Say(IdentityRequest())
-        last_call: tuple[str, str] | None = None
+        last_call: tuple[str, dict[str, Any]] | None = None
         written: list[Entity] = []
         writes: list[PlannedAction] = []
         payloads: list[dict[Entity, int | None]] = []
@@ -453,13 +458,13 @@ class ScriptedAgent:
             elif action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
                 for entity in self._lookups(action):
                     name, args = read_call_for(entity)
-                    if last_call != _call_key(name, args):
+                    if not _same_call(last_call, name, args):
                         yield _Call(name, args)
-                        last_call = _call_key(name, args)
+                        last_call = (name, args)
                 usage = _usage_read(action)
                 if usage is not None:  # a line's usage has its own record: read it too
                     yield _Call(USAGE_READ, usage)
-                    last_call = _call_key(USAGE_READ, usage)
+                    last_call = (USAGE_READ, usage)
             filled = self._fill(action)
             doubt = self._handled(action) if action.kind == "write" else None
             if doubt is not None:
@@ -474,7 +479,7 @@ class ScriptedAgent:
             if action.kind == "write":
                 yield self._confirmation(action, filled)
             yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
-            last_call = _call_key(action.name, filled.arguments)
+            last_call = (action.name, filled.arguments)
             if action.kind != "write":
                 if self.habits.confirm_first and action.name == "get_order_details":
                     recap = self._recap_order(filled.arguments.get("order_id"))

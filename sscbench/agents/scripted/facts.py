@@ -254,7 +254,18 @@ class KnowledgeBase:
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
-        for key in self.sightings:
-            seen = self.sightings[key]
-            if seen and seen[-1].value == value and type(seen[-1].value) is type(value):
-                yield key, seen[-1]
+        for key in self.facts():
+            latest = self._latest(key)
+            if latest.value == value and type(latest.value) is type(value):
+                yield key, latest
+
+    def _latest(self, key: FactKey) -> Sighting:
+        """The latest sighting of a sighted fact, without building its others."""
+        entity, path = key
+        shown = self._shown.get(entity)
+        if shown is None:
+            return self._results[key][-1]
+        for step, tool, authoritative, seen in reversed(shown):
+            if path in seen.leaves:  # a repeated path's last value, as delivered last
+                return Sighting(seen.leaves[path], step, tool, authoritative)
+        raise KeyError(key)
