@@ -196,8 +196,11 @@ class KnowledgeBase:
         self._shown: dict[Entity, list[_Shown]] = {}
         self._results: dict[FactKey, list[Sighting]] = {}
         """Plain results (a number or a text, not a record) under their call."""
-        self._log: list[Parsed | FactKey] = []
-        """Each delivered record's parse, or a result's key, in delivery order."""
+        self._log: list[_Shown | FactKey] = []
+        """Each delivered record, or a result's key, in delivery order."""
+        self._latest: dict[FactKey, tuple[Any, _Shown | None]] | None = None
+        """Each fact's latest value and the record that showed it (``None``: a result),
+        keys in the order first sighted; rebuilt after a delivery when asked for."""
         self._leaves: dict[int, dict[str, Any]] = {}
         self.sightings = Sightings(self)
 
@@ -213,19 +216,21 @@ class KnowledgeBase:
                 key = (("result", tool), json.dumps(arguments, sort_keys=True))
                 self._results.setdefault(key, []).append(Sighting(data, step, tool, True))
                 self._log.append(key)
+                self._latest = None
             return []
         authoritative = ENTITY_TYPES[entity[0]][2] == tool
+        item = _Shown(step, tool, authoritative, seen)
         shown = self._shown.get(entity)
         if shown is None:
-            self._shown[entity] = [_Shown(step, tool, authoritative, seen)]
+            self._shown[entity] = [item]
             self.records[entity] = [(step, tool, seen.data)]
         else:
-            shown.append(_Shown(step, tool, authoritative, seen))
+            shown.append(item)
             self.records[entity].append((step, tool, seen.data))
             self.sightings._changed(entity)
-        if seen.keys:
-            self._log.append(seen)
+        self._log.append(item)
         self._leaves[id(seen.data)] = seen.leaves
+        self._latest = None
         return [entity]
 
     def facts(self, entity_type: str | None = None) -> Iterator[FactKey]:
@@ -233,10 +238,10 @@ class KnowledgeBase:
         first sighted: the order of :attr:`sightings`."""
         done: set[FactKey] = set()
         for item in self._log:
-            if isinstance(item, Parsed):
-                if entity_type is not None and item.keys[0][0][0] != entity_type:
+            if isinstance(item, _Shown):
+                if entity_type is not None and item.seen.keys[0][0][0] != entity_type:
                     continue
-                keys: tuple[FactKey, ...] = item.keys
+                keys: tuple[FactKey, ...] = item.seen.keys
             elif entity_type is not None and item[0][0] != entity_type:
                 continue
             else:
@@ -254,18 +259,18 @@ class KnowledgeBase:
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
-        for key in self.facts():
-            latest = self._latest(key)
-            if latest.value == value and type(latest.value) is type(value):
-                yield key, latest
-
-    def _latest(self, key: FactKey) -> Sighting:
-        """The latest sighting of a sighted fact, without building its others."""
-        entity, path = key
-        shown = self._shown.get(entity)
-        if shown is None:
-            return self._results[key][-1]
-        for step, tool, authoritative, seen in reversed(shown):
-            if path in seen.leaves:  # a repeated path's last value, as delivered last
-                return Sighting(seen.leaves[path], step, tool, authoritative)
-        raise KeyError(key)
+        latest = self._latest
+        if latest is None:
+            latest = self._latest = {}
+            for item in self._log:
+                if isinstance(item, _Shown):
+                    for key, seen_value in zip(item.seen.keys, item.seen.values, strict=True):
+                        latest[key] = (seen_value, item)
+                else:
+                    latest[item] = (self._results[item][-1].value, None)
+        for key, (seen_value, shown) in latest.items():
+            if seen_value == value and type(seen_value) is type(value):
+                if shown is None:
+                    yield key, self._results[key][-1]
+                else:
+                    yield key, Sighting(seen_value, shown.step, shown.tool, shown.authoritative)
