@@ -47,7 +47,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -201,6 +201,17 @@ def natural_key(path: str) -> list[int | str]:
     return [int(t) if t.isdigit() else t for t in path.split(".")]
 
 
+def _salient_names(entity_type: str) -> Callable[[dict[str, Any]], tuple[str, ...]]:
+    """The salient fields a record of ``entity_type`` shows, in the order they are stated:
+    its salient top-level fields, then its flights' and passengers' leaves."""
+
+    def names(leaves: dict[str, Any]) -> tuple[str, ...]:
+        top = [n for n in SALIENT_FIELDS.get(entity_type, ()) if n in leaves]
+        return (*top, *sorted((p for p in leaves if SALIENT_LEAF.fullmatch(p)), key=natural_key))
+
+    return names
+
+
 def _same_call(last: tuple[str, dict[str, Any]] | None, name: str, args: dict[str, Any]) -> bool:
     """Whether ``last`` (the previous call, whose arguments are never changed after it is
     issued) is the call ``name(args)``: the same name and the same arguments as canonical
@@ -230,8 +241,8 @@ class ScriptedAgent:
         self._habits = habits
         """The variant's own habits; ``habits`` is what this episode's guidance makes them."""
         self.truth: list[FactUse | FactConflict] = []
-        self._rng = random.Random(0)
-        self._device_rng = random.Random(0)
+        self._rng: random.Random  # both seeded by start(), per run
+        self._device_rng: random.Random
         self._kb = KnowledgeBase()
         self._calls: dict[str, AgentToolCall] = {}
         self._seen = 0
@@ -320,6 +331,10 @@ class ScriptedAgent:
             elif isinstance(event, SystemNotice) and not event.error:  # a delivered read
                 self._kb.observe(event.tool, event.arguments, event.observation, event.step)
         self._seen = len(history)
+
+    def _salient(self, entity: Entity, record: dict[str, Any]) -> tuple[str, ...]:
+        """The salient fields ``record`` of ``entity`` shows (kept per record text)."""
+        return self._kb.derived(record, f"salient:{entity[0]}", _salient_names(entity[0]))
 
     def _resolve(self, key: FactKey) -> Resolution:
         return resolve(self._kb, key, self.habits, self._rng, self._kinds)
@@ -599,9 +614,7 @@ class ScriptedAgent:
             )
             if step is None or record is None:
                 continue
-            shown = self._kb.leaves(record).keys()
-            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in shown]
-            names += sorted((p for p in shown if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            names = self._salient(entity, record)
             for name in names:
                 sighting = next(
                     (s for s in self._kb.sightings.get((entity, name), []) if s.step == step), None
@@ -676,9 +689,7 @@ class ScriptedAgent:
         uses: list[Use] = []
         for entity in written:
             records = self._kb.records.get(entity) or []
-            latest = set(self._kb.leaves(records[-1][2])) if records else set()
-            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in latest]
-            names += sorted((p for p in latest if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            names = self._salient(entity, records[-1][2]) if records else ()
             for name in names:
                 key: FactKey = (entity, name)
                 res = self._resolve(key)

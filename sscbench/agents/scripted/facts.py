@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator, Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 from sscbench.json_paths import flatten
+
+T = TypeVar("T")
 
 PARSED_CACHE_SIZE = 4096
 """Observation texts whose parse is kept (the gold plan of every airline and retail task
@@ -80,6 +82,9 @@ class Parsed(NamedTuple):
     repeated: dict[str, tuple[Any, ...]] | None
     """``path -> values`` of a path two leaves spell alike (a key with a dot in it), in
     flatten order; ``None`` when every path is its own (always, in τ²'s records)."""
+    derived: dict[str, Any]
+    """What an agent derived from the leaves alone, under the derivation's name
+    (:meth:`KnowledgeBase.derived`): computed once per text, like the walk."""
 
 
 _PARSED: dict[str, Parsed] = {}
@@ -101,7 +106,7 @@ def parsed(content: str) -> Parsed:
         repeated = {
             path: tuple(v for p, v in pairs if p == path) for path, n in counts.items() if n > 1
         }
-    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), leaves, repeated)
+    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), leaves, repeated, {})
     if len(_PARSED) >= PARSED_CACHE_SIZE:
         _PARSED.clear()  # a bounded cache: a new working set refills it
     _PARSED[content] = hit
@@ -201,7 +206,8 @@ class KnowledgeBase:
         self._latest: dict[FactKey, tuple[Any, _Shown | None]] | None = None
         """Each fact's latest value and the record that showed it (``None``: a result),
         keys in the order first sighted; rebuilt after a delivery when asked for."""
-        self._leaves: dict[int, dict[str, Any]] = {}
+        self._parses: dict[int, Parsed] = {}
+        """The shared parse of each record held, by the record's identity."""
         self.sightings = Sightings(self)
 
     def observe(
@@ -229,7 +235,7 @@ class KnowledgeBase:
             self.records[entity].append((step, tool, seen.data))
             self.sightings._changed(entity)
         self._log.append(item)
-        self._leaves[id(seen.data)] = seen.leaves
+        self._parses[id(seen.data)] = seen
         self._latest = None
         return [entity]
 
@@ -254,8 +260,21 @@ class KnowledgeBase:
     def leaves(self, data: dict[str, Any]) -> dict[str, Any]:
         """``path -> value`` of a record this knowledge base holds (walked once, when it
         was observed)."""
-        found = self._leaves.get(id(data))
-        return dict(flatten(data)) if found is None else found
+        found = self._parses.get(id(data))
+        return dict(flatten(data)) if found is None else found.leaves
+
+    def derived(self, data: dict[str, Any], name: str, fn: Callable[[dict[str, Any]], T]) -> T:
+        """``fn`` of a held record's leaves, kept with the shared parse under ``name`` so
+        every run that sees the same text computes it once; ``fn`` must depend on the
+        leaves alone, and ``name`` must name it alone."""
+        found = self._parses.get(id(data))
+        if found is None:
+            return fn(dict(flatten(data)))
+        try:
+            value: T = found.derived[name]
+        except KeyError:
+            value = found.derived[name] = fn(found.leaves)
+        return value
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
