@@ -6,6 +6,7 @@ Numeric tokens index lists; everything else is a mapping key.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -45,6 +46,20 @@ def set_path(obj: Any, path: str, value: Any) -> None:
         obj[int(last)] = value
     else:
         obj[last] = value
+
+
+def copy_json(value: Any) -> Any:
+    """A copy of a JSON value that shares no dict or list with it: what ``copy.deepcopy``
+    gives for a parsed JSON tree, at a fraction of its cost (no memo, no dispatch); any
+    other type is deep-copied as before."""
+    kind = type(value)
+    if kind is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [copy_json(v) for v in value]
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    return copy.deepcopy(value)
 
 
 def flatten(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:

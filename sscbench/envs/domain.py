@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass
+from functools import cached_property
 from importlib import import_module
 from typing import Any
 
@@ -51,11 +52,20 @@ class Domain:
         """True when the user has tools (telecom)."""
         return self.user_toolkit_class is not None
 
+    @cached_property
+    def _by_id(self) -> dict[str, Any]:
+        """Each task under its id (the first, were two to share one), once per domain:
+        every episode looks its task up."""
+        by_id: dict[str, Any] = {}
+        for task in self.tasks:
+            by_id.setdefault(task.id, task)
+        return by_id
+
     def task(self, task_id: str) -> Any:
         """Return the τ² ``Task`` with this id or raise :class:`ConfigError`."""
-        for task in self.tasks:
-            if task.id == task_id:
-                return task
+        task = self._by_id.get(task_id)
+        if task is not None:
+            return task
         raise ConfigError(
             f"unknown {self.name} task {task_id!r}: ids run from "
             f"{self.tasks[0].id} to {self.tasks[-1].id} (see `sscbench run --help`)"

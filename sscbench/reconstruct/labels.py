@@ -12,6 +12,7 @@ from pydantic import (
     ConfigDict,
     SerializerFunctionWrapHandler,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 
@@ -200,8 +201,9 @@ class RunLabels(VersionedRecord):
                 return {**data, "schema_version": version}
         return data
 
-    def _first_version_implicit(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = super()._first_version_implicit(handler)
+    @model_serializer(mode="wrap")
+    def _omit_absent_labels(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
         if isinstance(data, dict):
             for name in ("contract_label", "adjudication", "refutation_channel"):
                 if data.get(name) is None:

@@ -11,14 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    TypeAdapter,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 SCHEMA_VERSION = 6
 """2: the header gained ``fault`` (the run's fault contract); 3: ``configuration`` (the
@@ -30,13 +23,11 @@ tool calls and observations the harness made, the ``system_notice`` event, the h
 Older ledgers still load, with those fields ``None``."""
 
 
-def _omit_none(data: Any, *names: str) -> Any:
-    """Drop optional fields that are absent, so lines without them keep earlier bytes."""
-    if isinstance(data, dict):
-        for name in names:
-            if data.get(name) is None:
-                data.pop(name, None)
-    return data
+def _absent(value: Any) -> bool:
+    """Optional fields are left out of a line when absent (``None``), so lines without
+    them keep earlier bytes; a field-level exclusion is a Python call per such field, where
+    a wrap serializer was a call and a dict edit per line."""
+    return value is None
 
 
 Origin = Literal["harness"]
@@ -99,41 +90,37 @@ class Header(_Record):
     )
     clock: dict[str, Any] | None = Field(
         default=None,
+        exclude_if=_absent,
         description="since v5: the virtual clock's spec (cost model, seed) when the fault "
         "declares one",
     )
     client: ExternalClient | None = Field(
         default=None,
+        exclude_if=_absent,
         description="since v6: the external agent's client (absent: an in-process agent)",
     )
     arrival: dict[str, Any] | None = Field(
         default=None,
+        exclude_if=_absent,
         description="since v5: the arrival intervention of this run (arm, interface, replay "
         "source); absent when the run was not manipulated",
     )
     mitigation: ParticipantSpec | None = Field(
         default=None,
+        exclude_if=_absent,
         description="the mitigation the agent ran behind (docs/writing-a-mitigation.md); "
         "absent when there was none",
     )
-
-    @model_serializer(mode="wrap")
-    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        return _omit_none(handler(self), "clock", "client", "arrival", "mitigation")
 
 
 class _Visible(_Record):
     step: int = Field(ge=0)
     turn: int = Field(ge=0)
     vt: float | None = Field(
-        default=None, description="virtual-clock seconds when the item happened (clocked runs)"
+        default=None,
+        exclude_if=_absent,
+        description="virtual-clock seconds when the item happened (clocked runs)",
     )
-
-    @model_serializer(mode="wrap")
-    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> Any:
-        # One serializer for every visible event (a subclass's own would replace it):
-        # ``vt`` off a clocked run and ``origin`` off an agent's own event are left out.
-        return _omit_none(handler(self), "vt", "origin")
 
 
 class UserMessage(_Visible):
@@ -159,6 +146,7 @@ class AgentToolCall(_Visible):
     arguments: dict[str, Any]
     origin: Origin | None = Field(
         default=None,
+        exclude_if=_absent,
         description="since v5: 'harness' for a call the harness made (absent: the agent's)",
     )
 
@@ -171,7 +159,9 @@ class ToolObservation(_Visible):
     content: str
     error: bool
     origin: Origin | None = Field(
-        default=None, description="since v5: 'harness' when it answers a harness call"
+        default=None,
+        exclude_if=_absent,
+        description="since v5: 'harness' when it answers a harness call",
     )
 
 
@@ -242,16 +232,9 @@ class RunEnd(_Record):
     communicate_ok: bool | None
     final_state_hash: str | None
     error: str | None = None
-    failure: Failure | None = None
-    """Set exactly when ``termination`` is ``harness_error`` (schema 4 on)."""
-
-    @model_serializer(mode="wrap")
-    def _omit_absent_failure(self, handler: SerializerFunctionWrapHandler) -> Any:
-        # Successful runs keep the exact bytes earlier versions wrote.
-        data = handler(self)
-        if isinstance(data, dict) and data.get("failure") is None:
-            data.pop("failure", None)
-        return data
+    failure: Failure | None = Field(default=None, exclude_if=_absent)
+    """Set exactly when ``termination`` is ``harness_error`` (schema 4 on); left out
+    otherwise, so successful runs keep the exact bytes earlier versions wrote."""
 
 
 VisibleEvent = UserMessage | AgentMessage | AgentToolCall | ToolObservation | SystemNotice

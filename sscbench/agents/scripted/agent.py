@@ -44,11 +44,10 @@ whether they treated it as operative is kept as private ground truth
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,7 +90,7 @@ from sscbench.agents.scripted.trust import (
 from sscbench.agents.scripted.truth import FactConflict, FactUse
 from sscbench.envs.calls import ToolCall
 from sscbench.envs.environment import tool_kinds
-from sscbench.json_paths import get_path, set_path
+from sscbench.json_paths import copy_json, get_path, set_path
 from sscbench.records.events import (
     AgentToolCall,
     ParticipantSpec,
@@ -202,8 +201,25 @@ def natural_key(path: str) -> list[int | str]:
     return [int(t) if t.isdigit() else t for t in path.split(".")]
 
 
-def _call_key(name: str, args: dict[str, Any]) -> tuple[str, str]:
-    return name, json.dumps(args, sort_keys=True)
+def _salient_names(entity_type: str) -> Callable[[dict[str, Any]], tuple[str, ...]]:
+    """The salient fields a record of ``entity_type`` shows, in the order they are stated:
+    its salient top-level fields, then its flights' and passengers' leaves."""
+
+    def names(leaves: dict[str, Any]) -> tuple[str, ...]:
+        top = [n for n in SALIENT_FIELDS.get(entity_type, ()) if n in leaves]
+        return (*top, *sorted((p for p in leaves if SALIENT_LEAF.fullmatch(p)), key=natural_key))
+
+    return names
+
+
+def _same_call(last: tuple[str, dict[str, Any]] | None, name: str, args: dict[str, Any]) -> bool:
+    """Whether ``last`` (the previous call, whose arguments are never changed after it is
+    issued) is the call ``name(args)``: the same name and the same arguments as canonical
+    JSON. Only a look-up can repeat the call before it, so the JSON of every call's
+    arguments is written only when the names match."""
+    if last is None or last[0] != name:
+        return False
+    return json.dumps(last[1], sort_keys=True) == json.dumps(args, sort_keys=True)
 
 
 class ScriptedAgent:
@@ -225,8 +241,8 @@ class ScriptedAgent:
         self._habits = habits
         """The variant's own habits; ``habits`` is what this episode's guidance makes them."""
         self.truth: list[FactUse | FactConflict] = []
-        self._rng = random.Random(0)
-        self._device_rng = random.Random(0)
+        self._rng: random.Random  # both seeded by start(), per run
+        self._device_rng: random.Random
         self._kb = KnowledgeBase()
         self._calls: dict[str, AgentToolCall] = {}
         self._seen = 0
@@ -316,6 +332,10 @@ class ScriptedAgent:
                 self._kb.observe(event.tool, event.arguments, event.observation, event.step)
         self._seen = len(history)
 
+    def _salient(self, entity: Entity, record: dict[str, Any]) -> tuple[str, ...]:
+        """The salient fields ``record`` of ``entity`` shows (kept per record text)."""
+        return self._kb.derived(record, f"salient:{entity[0]}", _salient_names(entity[0]))
+
     def _resolve(self, key: FactKey) -> Resolution:
         return resolve(self._kb, key, self.habits, self._rng, self._kinds)
 
@@ -346,7 +366,7 @@ class ScriptedAgent:
         return res.chosen.value
 
     def _fill(self, action: PlannedAction) -> _Filled:
-        filled = _Filled(arguments=copy.deepcopy(action.arguments))
+        filled = _Filled(arguments=copy_json(action.arguments))
         for binding in action.bindings:
             res = self._resolve(binding.fact)
             value = self._take(filled, binding.fact, res, True)
@@ -406,10 +426,9 @@ class ScriptedAgent:
         return MissingVariant(d.order[1], d.item_index, options=target, listed=False)
 
     def _mention_payment_category(self, filled: _Filled, pid: str) -> None:
-        for (entity, path), _ in list(self._kb.sightings.items()):
-            if entity[0] == "user" and path == f"payment_methods.{pid}.source":
-                key = (entity, path)
-                self._take(filled, key, self._resolve(key), False)
+        source = f"payment_methods.{pid}.source"
+        for key in [k for k in self._kb.facts("user") if k[1] == source]:
+            self._take(filled, key, self._resolve(key), False)
 
     # -- the script -----------------------------------------------------------------------
     def _handled(self, action: PlannedAction) -> tuple[FactKey, Sighting] | None:
@@ -435,7 +454,7 @@ class ScriptedAgent:
 
     def _run(self, plan: Plan) -> Generator[_Say | _Call, None, None]:
         yield _Say(IdentityRequest())
-        last_call: tuple[str, str] | None = None
+        last_call: tuple[str, dict[str, Any]] | None = None
         written: list[Entity] = []
         writes: list[PlannedAction] = []
         payloads: list[dict[Entity, int | None]] = []
@@ -454,13 +473,13 @@ class ScriptedAgent:
             elif action.kind == "write" and chance(self._rng, self.habits.pre_use_lookup):
                 for entity in self._lookups(action):
                     name, args = read_call_for(entity)
-                    if last_call != _call_key(name, args):
+                    if not _same_call(last_call, name, args):
                         yield _Call(name, args)
-                        last_call = _call_key(name, args)
+                        last_call = (name, args)
                 usage = _usage_read(action)
                 if usage is not None:  # a line's usage has its own record: read it too
                     yield _Call(USAGE_READ, usage)
-                    last_call = _call_key(USAGE_READ, usage)
+                    last_call = (USAGE_READ, usage)
             filled = self._fill(action)
             doubt = self._handled(action) if action.kind == "write" else None
             if doubt is not None:
@@ -475,7 +494,7 @@ class ScriptedAgent:
             if action.kind == "write":
                 yield self._confirmation(action, filled)
             yield _Call(action.name, filled.arguments, uses=tuple(filled.arg_uses))
-            last_call = _call_key(action.name, filled.arguments)
+            last_call = (action.name, filled.arguments)
             if action.kind != "write":
                 if self.habits.confirm_first and action.name == "get_order_details":
                     recap = self._recap_order(filled.arguments.get("order_id"))
@@ -551,8 +570,8 @@ class ScriptedAgent:
         ]
         keys += sorted(
             (entity, path)
-            for entity, path in self._kb.sightings
-            if entity[0] == "user" and PAYMENT_SOURCE.fullmatch(path)
+            for entity, path in self._kb.facts("user")
+            if PAYMENT_SOURCE.fullmatch(path)
         )
         uses: list[Use] = []
         for key in keys:
@@ -573,7 +592,7 @@ class ScriptedAgent:
             return None
         entity: Entity = ("order", order_id)
         paths = sorted(
-            (p for e, p in self._kb.sightings if e == entity and ITEM_OPTION.fullmatch(p)),
+            (p for e, p in self._kb.facts("order") if e == entity and ITEM_OPTION.fullmatch(p)),
             key=natural_key,
         )
         uses: list[Use] = []
@@ -595,9 +614,7 @@ class ScriptedAgent:
             )
             if step is None or record is None:
                 continue
-            shown = self._kb.leaves(record).keys()
-            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in shown]
-            names += sorted((p for p in shown if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            names = self._salient(entity, record)
             for name in names:
                 sighting = next(
                     (s for s in self._kb.sightings.get((entity, name), []) if s.step == step), None
@@ -651,9 +668,10 @@ class ScriptedAgent:
             payload_step = self._last_payload.get(entity)
             if payload_step is None:
                 continue
-            for (ent, path), seen in self._kb.sightings.items():
+            for ent, path in self._kb.facts(entity[0]):
                 if ent != entity or "." in path:
                     continue
+                seen = self._kb.sightings[(ent, path)]
                 payload = next((s for s in seen if s.step == payload_step), None)
                 reads = [s for s in seen if s.authoritative and s.step > payload_step]
                 if payload is not None and reads and reads[-1].value != payload.value:
@@ -671,9 +689,7 @@ class ScriptedAgent:
         uses: list[Use] = []
         for entity in written:
             records = self._kb.records.get(entity) or []
-            latest = set(self._kb.leaves(records[-1][2])) if records else set()
-            names = [n for n in SALIENT_FIELDS.get(entity[0], ()) if n in latest]
-            names += sorted((p for p in latest if SALIENT_LEAF.fullmatch(p)), key=natural_key)
+            names = self._salient(entity, records[-1][2]) if records else ()
             for name in names:
                 key: FactKey = (entity, name)
                 res = self._resolve(key)

@@ -10,11 +10,13 @@ reservation, ``get_product_details`` for a product, ...).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, NamedTuple, TypeVar
 
 from sscbench.json_paths import flatten
+
+T = TypeVar("T")
 
 PARSED_CACHE_SIZE = 4096
 """Observation texts whose parse is kept (the gold plan of every airline and retail task
@@ -77,6 +79,12 @@ class Parsed(NamedTuple):
     values: tuple[Any, ...]
     leaves: dict[str, Any]
     """``path -> value`` of every leaf (in flatten order)."""
+    repeated: dict[str, tuple[Any, ...]] | None
+    """``path -> values`` of a path two leaves spell alike (a key with a dot in it), in
+    flatten order; ``None`` when every path is its own (always, in τ²'s records)."""
+    derived: dict[str, Any]
+    """What an agent derived from the leaves alone, under the derivation's name
+    (:meth:`KnowledgeBase.derived`): computed once per text, like the walk."""
 
 
 _PARSED: dict[str, Parsed] = {}
@@ -91,20 +99,23 @@ def parsed(content: str) -> Parsed:
     entity = entity_of(data)
     pairs = list(flatten(data)) if entity is not None else []
     keys = tuple((entity, path) for path, _ in pairs) if entity is not None else ()
-    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), dict(pairs))
+    leaves = dict(pairs)
+    repeated: dict[str, tuple[Any, ...]] | None = None
+    if len(leaves) != len(pairs):
+        counts = Counter(path for path, _ in pairs)
+        repeated = {
+            path: tuple(v for p, v in pairs if p == path) for path, n in counts.items() if n > 1
+        }
+    hit = Parsed(data, entity, keys, tuple(v for _, v in pairs), leaves, repeated, {})
     if len(_PARSED) >= PARSED_CACHE_SIZE:
         _PARSED.clear()  # a bounded cache: a new working set refills it
     _PARSED[content] = hit
     return hit
 
 
-_new_tuple = tuple.__new__
-
-
 class Sighting(NamedTuple):
-    """One delivered value of a fact (immutable; a named tuple because an observation
-    yields one per leaf of every record, and a tuple is built in a third of the time of a
-    frozen dataclass)."""
+    """One delivered value of a fact (immutable; a named tuple because the knowledge base
+    builds one per delivery of every fact it is asked about)."""
 
     value: Any
     step: int
@@ -112,15 +123,92 @@ class Sighting(NamedTuple):
     authoritative: bool
 
 
-@dataclass
+class _Shown(NamedTuple):
+    """One delivery of an entity's record: when, by which tool, and its shared parse."""
+
+    step: int
+    tool: str
+    authoritative: bool
+    seen: Parsed
+
+
+class Sightings(Mapping[FactKey, list[Sighting]]):
+    """Every fact's sightings in delivery order, keys in the order first sighted: a view
+    over the delivered records, built per fact when it is asked for.
+
+    An observation only notes its record (one append); a fact's sightings are read off the
+    few records of its entity on demand. Building a sighting per leaf of every record as it
+    arrived cost a tenth of a scripted episode, for facts the agent almost never asks
+    about (it asks about the handful its plan binds or mentions).
+    """
+
+    def __init__(self, kb: KnowledgeBase) -> None:
+        self._kb = kb
+        self._built: dict[Entity, dict[str, list[Sighting]]] = {}
+        """Per entity, the facts built since its last delivery (dropped on a new one)."""
+
+    def _changed(self, entity: Entity) -> None:
+        self._built.pop(entity, None)
+
+    def get(self, key: FactKey, default: Any = None) -> Any:
+        entity, path = key
+        shown = self._kb._shown.get(entity)
+        if shown is None:
+            return self._kb._results.get(key, default)
+        built = self._built.get(entity)
+        if built is None:
+            built = self._built[entity] = {}
+        else:
+            found = built.get(path)
+            if found is not None:
+                return found
+        out: list[Sighting] = []
+        for step, tool, authoritative, seen in shown:
+            leaves = seen.leaves
+            if path in leaves:
+                if seen.repeated is not None and path in seen.repeated:
+                    out.extend(Sighting(v, step, tool, authoritative) for v in seen.repeated[path])
+                else:
+                    out.append(Sighting(leaves[path], step, tool, authoritative))
+        if not out:
+            return default
+        built[path] = out
+        return out
+
+    def __getitem__(self, key: FactKey) -> list[Sighting]:
+        found: list[Sighting] | None = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key: object) -> bool:
+        return self.get(key) is not None  # type: ignore[arg-type]
+
+    def __iter__(self) -> Iterator[FactKey]:
+        return self._kb.facts()
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class KnowledgeBase:
     """Everything an agent has observed, fact by fact, in delivery order."""
 
-    sightings: dict[FactKey, list[Sighting]] = field(default_factory=dict)
-    records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = field(default_factory=dict)
-    """Each entity's delivered records (step, tool, value); the values are shared
-    read-only parses (:func:`parsed`)."""
-    _leaves: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    def __init__(self) -> None:
+        self.records: dict[Entity, list[tuple[int, str, dict[str, Any]]]] = {}
+        """Each entity's delivered records (step, tool, value); the values are shared
+        read-only parses (:func:`parsed`)."""
+        self._shown: dict[Entity, list[_Shown]] = {}
+        self._results: dict[FactKey, list[Sighting]] = {}
+        """Plain results (a number or a text, not a record) under their call."""
+        self._log: list[_Shown | FactKey] = []
+        """Each delivered record, or a result's key, in delivery order."""
+        self._latest: dict[FactKey, tuple[Any, _Shown | None]] | None = None
+        """Each fact's latest value and the record that showed it (``None``: a result),
+        keys in the order first sighted; rebuilt after a delivery when asked for."""
+        self._parses: dict[int, Parsed] = {}
+        """The shared parse of each record held, by the record's identity."""
+        self.sightings = Sightings(self)
 
     def observe(
         self, tool: str, arguments: dict[str, Any], content: str, step: int
@@ -132,30 +220,76 @@ class KnowledgeBase:
             data = seen.data
             if isinstance(data, str | int | float) and not content.startswith("Error"):
                 key = (("result", tool), json.dumps(arguments, sort_keys=True))
-                self.sightings.setdefault(key, []).append(Sighting(data, step, tool, True))
+                self._results.setdefault(key, []).append(Sighting(data, step, tool, True))
+                self._log.append(key)
+                self._latest = None
             return []
         authoritative = ENTITY_TYPES[entity[0]][2] == tool
-        sightings = self.sightings
-        new = _new_tuple
-        for key, value in zip(seen.keys, seen.values, strict=True):
-            one = new(Sighting, (value, step, tool, authoritative))
-            found = sightings.get(key)
-            if found is None:
-                sightings[key] = [one]
-            else:
-                found.append(one)
-        self.records.setdefault(entity, []).append((step, tool, seen.data))
-        self._leaves[id(seen.data)] = seen.leaves
+        item = _Shown(step, tool, authoritative, seen)
+        shown = self._shown.get(entity)
+        if shown is None:
+            self._shown[entity] = [item]
+            self.records[entity] = [(step, tool, seen.data)]
+        else:
+            shown.append(item)
+            self.records[entity].append((step, tool, seen.data))
+            self.sightings._changed(entity)
+        self._log.append(item)
+        self._parses[id(seen.data)] = seen
+        self._latest = None
         return [entity]
+
+    def facts(self, entity_type: str | None = None) -> Iterator[FactKey]:
+        """Every fact sighted (of entities of ``entity_type``, if given), in the order
+        first sighted: the order of :attr:`sightings`."""
+        done: set[FactKey] = set()
+        for item in self._log:
+            if isinstance(item, _Shown):
+                if entity_type is not None and item.seen.keys[0][0][0] != entity_type:
+                    continue
+                keys: tuple[FactKey, ...] = item.seen.keys
+            elif entity_type is not None and item[0][0] != entity_type:
+                continue
+            else:
+                keys = (item,)
+            for key in keys:
+                if key not in done:
+                    done.add(key)
+                    yield key
 
     def leaves(self, data: dict[str, Any]) -> dict[str, Any]:
         """``path -> value`` of a record this knowledge base holds (walked once, when it
         was observed)."""
-        found = self._leaves.get(id(data))
-        return dict(flatten(data)) if found is None else found
+        found = self._parses.get(id(data))
+        return dict(flatten(data)) if found is None else found.leaves
+
+    def derived(self, data: dict[str, Any], name: str, fn: Callable[[dict[str, Any]], T]) -> T:
+        """``fn`` of a held record's leaves, kept with the shared parse under ``name`` so
+        every run that sees the same text computes it once; ``fn`` must depend on the
+        leaves alone, and ``name`` must name it alone."""
+        found = self._parses.get(id(data))
+        if found is None:
+            return fn(dict(flatten(data)))
+        try:
+            value: T = found.derived[name]
+        except KeyError:
+            value = found.derived[name] = fn(found.leaves)
+        return value
 
     def facts_with_value(self, value: Any) -> Iterator[tuple[FactKey, Sighting]]:
         """Every (fact, latest sighting) whose latest value equals ``value``."""
-        for key, seen in self.sightings.items():
-            if seen and seen[-1].value == value and type(seen[-1].value) is type(value):
-                yield key, seen[-1]
+        latest = self._latest
+        if latest is None:
+            latest = self._latest = {}
+            for item in self._log:
+                if isinstance(item, _Shown):
+                    for key, seen_value in zip(item.seen.keys, item.seen.values, strict=True):
+                        latest[key] = (seen_value, item)
+                else:
+                    latest[item] = (self._results[item][-1].value, None)
+        for key, (seen_value, shown) in latest.items():
+            if seen_value == value and type(seen_value) is type(value):
+                if shown is None:
+                    yield key, self._results[key][-1]
+                else:
+                    yield key, Sighting(seen_value, shown.step, shown.tool, shown.authoritative)
