@@ -278,7 +278,7 @@ def read_ledger(path: Path | str) -> Ledger:
     """Read and validate a ledger; raise :class:`LedgerError` naming the bad line."""
     path = Path(path)
     data = read_regular(path)
-    if data is None or isinstance(data, int):
+    if not isinstance(data, bytes):  # nothing there, or not a regular file
         raise LedgerError(path, 0, "no such ledger file")
     fast = _read_fast(path, data)
     if fast is not None:

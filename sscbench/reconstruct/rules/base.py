@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
@@ -62,6 +62,9 @@ RECORD_PHRASE = re.compile(
 )
 """"<path> of <entity> <id> is <value>": a statement that names its own fact exactly (an
 option name in the path may hold spaces: ``items.3.options.skin tone``)."""
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 ID_FIELDS = ("reservation_id", "order_id", "user_id", "product_id", "item_id", "id")
 
@@ -448,23 +451,36 @@ class _IdsSoFar:
     ids: dict[str, None] = field(default_factory=dict)
 
 
+BY_TEXT_LIMIT = 8192
+"""Entries a per-text cache of a record walk keeps (oldest dropped first)."""
+
+
+def by_text(cache: dict[K, V], key: K, make: Callable[[], V]) -> V:
+    """``cache[key]``, made by ``make`` on a miss: what a walk over a delivered record found,
+    kept for the process under the record's text (the data is parsed from the text, and the
+    runs of a case read the same records), at most :data:`BY_TEXT_LIMIT` entries."""
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = make()
+        if len(cache) > BY_TEXT_LIMIT:
+            del cache[next(iter(cache))]
+    return found
+
+
 IDS_BY_TEXT: dict[tuple[str, str], tuple[str, ...]] = {}
-""":func:`_ids_in` by observation text and key (the runs of a case read the same records;
-oldest dropped first)."""
-IDS_BY_TEXT_LIMIT = 8192
+""":func:`_ids_in` by observation text and key."""
 
 
 def _ids_in(content: str, data: Any, key: str) -> tuple[str, ...]:
     """The string ``key`` values of every object in a delivered record (``data``, parsed
     from ``content``), in order; found once per process for each text."""
-    found = IDS_BY_TEXT.get((content, key))
-    if found is None:
+
+    def walk() -> tuple[str, ...]:
         out: list[str] = []
         _key_values_into(data, key, out)
-        found = IDS_BY_TEXT[(content, key)] = tuple(out)
-        if len(IDS_BY_TEXT) > IDS_BY_TEXT_LIMIT:
-            del IDS_BY_TEXT[next(iter(IDS_BY_TEXT))]
-    return found
+        return tuple(out)
+
+    return by_text(IDS_BY_TEXT, (content, key), walk)
 
 
 def _key_values_into(data: Any, key: str, out: list[str]) -> None:

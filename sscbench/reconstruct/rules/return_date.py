@@ -20,7 +20,13 @@ from sscbench.fault_contracts.history import Delivered
 from sscbench.reconstruct.binding import CLAUSE_BREAK, RESERVATION_ID, Binding, RefIndex
 from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use
 from sscbench.reconstruct.rules.airline_policy import policy_now
-from sscbench.reconstruct.rules.base import USE_RULES, RunView, UseRules, record_phrase
+from sscbench.reconstruct.rules.base import (
+    USE_RULES,
+    RunView,
+    UseRules,
+    by_text,
+    record_phrase,
+)
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
 from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
@@ -90,23 +96,19 @@ def seen_flight_numbers(view: RunView, step: int) -> set[str]:
 
 
 FLIGHTS_BY_TEXT: dict[str, frozenset[str]] = {}
-"""The flight numbers of a parsed record by its text (the runs of a case read the same
-records; oldest dropped first)."""
-FLIGHTS_BY_TEXT_LIMIT = 8192
+"""The flight numbers of a parsed record by its text (:func:`~.base.by_text`)."""
 
 
 def _record_flight_numbers(d: Delivered) -> frozenset[str]:
     """:func:`_flight_numbers_into` of a delivered record's data, once per process for each
-    text (the data is parsed from the text, so equal texts hold equal numbers)."""
-    content = d.observation.content
-    found = FLIGHTS_BY_TEXT.get(content)
-    if found is None:
+    text."""
+
+    def walk() -> frozenset[str]:
         out: set[str] = set()
         _flight_numbers_into(d.data, out)
-        found = FLIGHTS_BY_TEXT[content] = frozenset(out)
-        if len(FLIGHTS_BY_TEXT) > FLIGHTS_BY_TEXT_LIMIT:
-            del FLIGHTS_BY_TEXT[next(iter(FLIGHTS_BY_TEXT))]
-    return found
+        return frozenset(out)
+
+    return by_text(FLIGHTS_BY_TEXT, d.observation.content, walk)
 
 
 def _flight_numbers_into(data: Any, out: set[str]) -> None:
