@@ -54,16 +54,26 @@ def entity(data: Any) -> str | None:
     return None
 
 
-def leaves(value: Any, path: str = "") -> Iterator[tuple[str, Any]]:
-    """(path, scalar) for every leaf of parsed JSON; list elements by position."""
+def leaves(value: Any, path: str = "") -> dict[str, Any]:
+    """path → scalar for every leaf of parsed JSON, list elements by position, in document
+    order (a path met twice keeps its later value).
+
+    Filled by plain recursion into one dict: a generator per level re-yielded every leaf
+    through each level above it, the oracles' largest cost on search results."""
+    found: dict[str, Any] = {}
+    _leaves_into(value, path, found)
+    return found
+
+
+def _leaves_into(value: Any, path: str, found: dict[str, Any]) -> None:
     if isinstance(value, dict):
         for key, child in value.items():
-            yield from leaves(child, f"{path}/{key}")
+            _leaves_into(child, f"{path}/{key}", found)
     elif isinstance(value, list):
         for index, child in enumerate(value):
-            yield from leaves(child, f"{path}/{index}")
+            _leaves_into(child, f"{path}/{index}", found)
     else:
-        yield path, value
+        found[path] = value
 
 
 def _names(call_arguments: dict[str, Any], ident: str) -> bool:
@@ -95,7 +105,7 @@ def _changes(
     ident = entity(d.data) if d.parsed else None
     if ident is None:
         return
-    now = dict(leaves(d.data))
+    now = leaves(d.data)
     previous = seen.get(ident)
     seen[ident] = (d.step, now)
     if previous is None:

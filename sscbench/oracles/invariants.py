@@ -22,7 +22,7 @@ and keeps, for replayed states, only the invariants every gold write preserves.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -58,17 +58,25 @@ def record_kind(value: Any) -> str | None:
     return None
 
 
-def records(value: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every (kind, record) nested anywhere in parsed JSON."""
-    kind = record_kind(value)
-    if kind is not None:
-        yield kind, value
+def records(value: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every (kind, record) nested anywhere in parsed JSON, outer before inner, in document
+    order (plain recursion into one list: a generator per level re-yielded each record
+    through every level above it)."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    _records_into(value, found)
+    return found
+
+
+def _records_into(value: Any, found: list[tuple[str, dict[str, Any]]]) -> None:
     if isinstance(value, dict):
+        kind = record_kind(value)
+        if kind is not None:
+            found.append((kind, value))
         for child in value.values():
-            yield from records(child)
+            _records_into(child, found)
     elif isinstance(value, list):
         for child in value:
-            yield from records(child)
+            _records_into(child, found)
 
 
 def _round_trip_ordered(record: dict[str, Any], catalog: Catalog) -> str | None:
