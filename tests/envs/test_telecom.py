@@ -165,3 +165,16 @@ def test_initial_state_outside_telecom_is_refused() -> None:
 
     with pytest.raises(ConfigError, match="only in telecom"):
         EpisodeEnvironment.open("airline", Fake())
+
+
+def test_the_telecom_tasks_are_tau2s_own_base_split() -> None:
+    """Only the base split's tasks are validated on load; they must be exactly what τ²'s
+    ``get_tasks`` gives, in its order."""
+    from tau2.domains.telecom.environment import get_tasks, get_tasks_split
+
+    domain = load_domain("telecom")
+    base = set(get_tasks_split()["base"])
+    expected = [t for t in get_tasks(None) if t.id in base]
+    assert list(domain.tasks) == expected
+    assert [t.id for t in domain.tasks] == [t.id for t in expected]
+    assert len(domain.tasks) == len(base)

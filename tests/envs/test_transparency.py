@@ -139,3 +139,19 @@ def test_a_base_entitys_text_is_reused_and_a_changed_ones_is_not() -> None:
         shown = read(first, 20 + n)
         assert city in shown and shown == Environment.to_json_str(first.state.db.users[user])
     assert read(second, 30) == fresh  # the other episode still sees the base
+
+
+@pytest.mark.parametrize("domain", ["airline", "retail", "telecom"])
+def test_the_base_database_is_what_tau2_loads(domain: str) -> None:
+    """The base database is parsed and validated in one pass where it is JSON; it must be
+    τ²'s own ``DB.load`` of the same file, value for value and type for type."""
+    from sscbench.envs.domain import _TAU2_NAMES
+
+    prepare_tau2()
+    db_name, _, path_name = _TAU2_NAMES[domain]
+    db_class = getattr(importlib.import_module(f"tau2.domains.{domain}.data_model"), db_name)
+    path = getattr(importlib.import_module(f"tau2.domains.{domain}.utils"), path_name)
+    ours, theirs = load_domain(domain).base_db, db_class.load(path)
+    assert type(ours) is type(theirs)
+    assert ours == theirs
+    assert ours.model_dump_json() == theirs.model_dump_json()
