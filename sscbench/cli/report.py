@@ -196,6 +196,15 @@ def _print_answer(result: AnalysisResult) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    """Analyse (or load the analysis), write the report, print where it is; the cyclic
+    collector run rarely meanwhile (:mod:`.rare_gc`)."""
+    from sscbench.cli.rare_gc import rare_collections
+
+    with rare_collections():
+        return _handle(args)
+
+
+def _handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
     from sscbench import heartbeat
     from sscbench.analysis.report import (  # matplotlib: only when used
