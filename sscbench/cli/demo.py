@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from sscbench.cli.rare_gc import collecting_rarely
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
@@ -77,16 +78,8 @@ def register(sub: Any) -> None:
     p.set_defaults(handler=handle)
 
 
+@collecting_rarely  # a twelfth of the demo's CPU went to re-walking its long-lived data
 def handle(args: argparse.Namespace) -> int:
-    """Run, reconstruct, validate, summarise, with the cyclic collector run rarely (a
-    twelfth of the demo's CPU went to re-walking its long-lived data: :mod:`.rare_gc`)."""
-    from sscbench.cli.rare_gc import rare_collections
-
-    with rare_collections():
-        return _handle(args)
-
-
-def _handle(args: argparse.Namespace) -> int:
     """Run, reconstruct, validate, summarise."""
     # Imported here so that `sscbench --help` does not pay for matplotlib and τ².
     from sscbench import heartbeat

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sscbench.cli.params import parse_params
+from sscbench.cli.rare_gc import collecting_rarely
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
@@ -92,6 +93,7 @@ def _labels(rundir: Path) -> LabelIndex | None:
     return labels
 
 
+@collecting_rarely
 def handle_evaluate(args: argparse.Namespace) -> int:
     """Judge the scored set one run at a time with every oracle, print the stratified
     tables, write the results (:mod:`sscbench.oracles.stream`: memory flat in runs)."""

@@ -1,4 +1,5 @@
-"""The cyclic garbage collector run rarely in a batch command.
+"""The cyclic garbage collector run rarely in a batch command (``demo``, ``run``, ``report``,
+``oracles evaluate``, ``reconstruct``).
 
 A batch command (the demo, a cold ``reconstruct``) allocates millions of short-lived objects
 while holding a large long-lived working set: the τ² domains, the case set, the parsed
@@ -14,12 +15,16 @@ same demo spent 3.4 s (benchmarks/README.md, "The collector in batch commands").
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
+from typing import TypeVar
 
 YOUNG_THRESHOLD = 100_000
 """Allocations between two young collections inside :func:`rare_collections` (700 by
 default); cycles made meanwhile are still collected, just in larger batches."""
+
+A = TypeVar("A")
 
 
 @contextmanager
@@ -36,3 +41,14 @@ def rare_collections() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*before)
+
+
+def collecting_rarely(handler: Callable[[A], int]) -> Callable[[A], int]:
+    """A command handler run inside :func:`rare_collections`."""
+
+    @wraps(handler)
+    def run(args: A) -> int:
+        with rare_collections():
+            return handler(args)
+
+    return run

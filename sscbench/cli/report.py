@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, cast
 from pydantic import ValidationError
 
 from sscbench.cli.params import executor_choice
+from sscbench.cli.rare_gc import collecting_rarely
 from sscbench.cli.reconstruct import LABELS_FILE
 from sscbench.errors import ConfigError, OutputError
 
@@ -195,16 +196,8 @@ def _print_answer(result: AnalysisResult) -> None:
         out.print(line, soft_wrap=False)
 
 
+@collecting_rarely
 def handle(args: argparse.Namespace) -> int:
-    """Analyse (or load the analysis), write the report, print where it is; the cyclic
-    collector run rarely meanwhile (:mod:`.rare_gc`)."""
-    from sscbench.cli.rare_gc import rare_collections
-
-    with rare_collections():
-        return _handle(args)
-
-
-def _handle(args: argparse.Namespace) -> int:
     """Analyse (or load the analysis), write the report, print where it is."""
     from sscbench import heartbeat
     from sscbench.analysis.report import (  # matplotlib: only when used

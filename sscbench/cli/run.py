@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from sscbench.cli.params import executor_choice, parse_params
+from sscbench.cli.rare_gc import collecting_rarely
 from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
@@ -149,6 +150,7 @@ def _case_contract(case_id: str, root: Path | None) -> FaultContract:
     raise ConfigError(f"no case {case_id!r} in {case_set.root} (e.g. {examples})")
 
 
+@collecting_rarely
 def handle(args: argparse.Namespace) -> int:
     """Validate, hand the runs to the executor with a progress bar, print a summary."""
     from sscbench.envs import load_domain

@@ -45,3 +45,22 @@ def test_what_is_alive_at_entry_is_frozen_out_of_passes() -> None:
     with rare_collections():
         assert gc.get_freeze_count() > frozen
     assert gc.is_tracked(alive)
+
+
+def test_a_decorated_handler_runs_collecting_rarely() -> None:
+    from sscbench.cli import demo, oracles, report, run
+    from sscbench.cli.rare_gc import collecting_rarely
+
+    seen: list[tuple[int, ...]] = []
+
+    @collecting_rarely
+    def handler(args: int) -> int:
+        seen.append(gc.get_threshold())
+        return args + 1
+
+    before = gc.get_threshold()
+    assert handler(41) == 42
+    assert seen == [(YOUNG_THRESHOLD, *before[1:])]
+    assert gc.get_threshold() == before
+    for batch in (demo.handle, report.handle, run.handle, oracles.handle_evaluate):
+        assert getattr(batch, "__wrapped__", None) is not None, batch.__module__
