@@ -327,11 +327,12 @@ class Focus:
     def __init__(self, index: RefIndex) -> None:
         self.index = index
         self._current: frozenset[str] = frozenset()
-        self._unread: list[tuple[RefIndex, str]] = []
+        self._unread: list[tuple[RefIndex, str | Callable[[], str]]] = []
 
-    def see(self, text: str) -> None:
+    def see(self, text: str | Callable[[], str]) -> None:
         """Move the focus to the last entity referred to in ``text`` (if any), found
-        with the index in force now."""
+        with the index in force now; ``text`` may be a function that makes it, called
+        only if the text is looked up (a tool call's arguments as text)."""
         self._unread.append((self.index, text))
 
     @property
@@ -340,7 +341,7 @@ class Focus:
         unread = self._unread
         while unread:
             index, text = unread.pop()
-            refs = index.find(text)
+            refs = index.find(text if isinstance(text, str) else text())
             if refs:
                 self._current = refs[-1][0]
                 unread.clear()

@@ -48,3 +48,20 @@ def test_a_text_is_found_with_the_index_it_was_seen_under() -> None:
     focus.index = INDEXES[0]  # knows no form: a later index must not re-read the text
     focus.see("nothing here")
     assert focus.current == frozenset({"order_a"})
+
+
+def test_a_text_made_on_demand_is_made_only_when_looked_up() -> None:
+    made: list[str] = []
+
+    def arguments() -> str:
+        made.append("w2")
+        return "w2"
+
+    focus = Focus(INDEXES[2])
+    focus.see(arguments)
+    focus.see("order w1")
+    assert focus.current == frozenset({"order_a"})
+    assert made == []  # a later text named something: the earlier one is never made
+    focus.see(arguments)
+    assert focus.current == frozenset({"order_b"})
+    assert made == ["w2"]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from sscbench.envs.environment import tool_kinds
@@ -292,10 +292,15 @@ class UseRules:
                     out.extend(self.message(view, summary, event.step, focus.current, "handoff"))
                 elif after:
                     out.extend(self.call(view, event))
-                focus.see(" ".join(str(v) for _, v in flatten(event.arguments)))
+                focus.see(partial(_argument_text, event.arguments))
             elif isinstance(event, UserMessage):
                 focus.see(event.content)
         return out
+
+
+def _argument_text(arguments: dict[str, Any]) -> str:
+    """A tool call's argument values as one text, for the dialogue's focus."""
+    return " ".join(str(v) for _, v in flatten(arguments))
 
 
 USE_RULES: Registry[Callable[[], UseRules]] = Registry("use-rule set", group="sscbench.use_rules")
