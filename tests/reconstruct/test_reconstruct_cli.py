@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,29 @@ def test_reconstruct_rejects_a_non_directory(
     assert main(["reconstruct", str(target), "--validate"]) == 2
     err = capsys.readouterr().err.strip()
     assert "is not a directory of runs" in err and len(err.splitlines()) == 1
+
+
+def test_labelling_collects_rarely_and_puts_the_thresholds_back(
+    fixture_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cyclic GC's young threshold is raised while runs are labelled, and the caller's
+    thresholds are back afterwards (a command run in-process, an error inside)."""
+    from sscbench.cli import reconstruct
+    from sscbench.reconstruct import label
+
+    seen: list[int] = []
+    label_ledger = label.label_ledger
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return label_ledger(*args, **kwargs)
+
+    monkeypatch.setattr(label, "label_ledger", spy)
+    before = gc.get_threshold()
+    _copy_runs(fixture_root, tmp_path / "runs")
+    assert main(["reconstruct", str(tmp_path / "runs")]) == 0
+    assert seen and set(seen) == {reconstruct.YOUNG_THRESHOLD}
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), reconstruct._rare_collections():
+        raise RuntimeError
+    assert gc.get_threshold() == before
