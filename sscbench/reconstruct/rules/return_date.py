@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from sscbench.fault_contracts.history import Delivered
@@ -60,6 +61,12 @@ _WORDS = {
     "nine": 9,
     "ten": 10,
 }
+
+
+@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
+def _return_cue(framed: str) -> bool:
+    """Whether folded text names the return leg (:data:`RETURN_CUE`)."""
+    return RETURN_CUE.search(framed) is not None
 
 
 def reservations(view: RunView, step: int) -> dict[str, dict[str, Any]]:
@@ -203,7 +210,7 @@ class ReturnDateRules(UseRules):
 
         def role(unit: Unit) -> bool:
             framed = fold(unit.framed)
-            return RETURN_CUE.search(framed) is not None or any(n in framed for n in return_numbers)
+            return _return_cue(framed) or any(n in framed for n in return_numbers)
 
         def find(unit: Unit) -> list[ValueMention]:
             explicit = record_phrase(unit)
