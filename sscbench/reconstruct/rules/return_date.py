@@ -222,7 +222,7 @@ class ReturnDateRules(UseRules):
             found: list[ValueMention] = []
             cue = explicit is not None or role(unit)
             low = fold(unit.text)
-            shift_said = RELATIVE_SHIFT.search(low) is not None
+            shift_said = _shift_said(low)
             for m in find_dates(unit.text, year, month):
                 if m.form == "day" and BACK_REFERENCE.match(low[m.end : m.end + 40]):
                     m = _referred(m, view, step, year, month, return_numbers, outbound_numbers)
@@ -389,6 +389,12 @@ RELATIVE_SHIFT = re.compile(
     r"delay\w*\s+by|extend\w*\s+by)\b"
 )
 """Words that derive a new date from the current one ("one day later", "push it back")."""
+
+
+@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
+def _shift_said(low: str) -> bool:
+    """Whether folded text shifts a date by days (:data:`RELATIVE_SHIFT`)."""
+    return RELATIVE_SHIFT.search(low) is not None
 
 
 def _relative_shift_said(view: RunView, step: int) -> bool:
