@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -128,6 +129,16 @@ def _labelled(
             yield run_dir, ledger, None, str(exc)
 
 
+def _run_key(run_dir: Path, root: Path) -> str:
+    """``run_dir.relative_to(root).as_posix()``, the run's key in the run-set record, cut
+    from the path's text where the run lies below ``root`` on a POSIX system (the walk
+    joins each run's path onto the root's text; ``relative_to`` re-parses both)."""
+    text, prefix = str(run_dir), str(root) + "/"
+    if os.sep == "/" and text.startswith(prefix) and len(text) > len(prefix):
+        return text[len(prefix) :]
+    return run_dir.relative_to(root).as_posix()
+
+
 YOUNG_THRESHOLD = 100_000
 """Allocations between two young collections of the cyclic GC while labelling (700 by
 default)."""
@@ -213,7 +224,7 @@ def handle(args: argparse.Namespace) -> int:
     hashes: dict[str, str] = {}  # of the bytes labelled, where this process read them
     with _rare_collections(), LabelsWriter(out, root, classifier=args.classifier) as writer:
         for run_dir, ledger, label, problem in runs:
-            hashes[run_dir.relative_to(root).as_posix()] = (
+            hashes[_run_key(run_dir, root)] = (
                 ledger.sha256 if ledger is not None else ledger_sha256(run_dir)
             )
             if label is None:

@@ -94,3 +94,30 @@ def test_labelling_collects_rarely_and_puts_the_thresholds_back(
     with pytest.raises(RuntimeError), reconstruct._rare_collections():
         raise RuntimeError
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize(
+    ("run_dir", "root"),
+    [
+        ("runs/a", "runs"),
+        ("runs/a/b.c", "runs"),
+        ("/tmp/x/runs/a", "/tmp/x/runs"),
+        ("a", "."),
+        ("/a", "/"),
+        ("runs", "runs"),
+        ("runs2/a", "runs"),
+        ("runs//a/", "runs/"),
+    ],
+)
+def test_a_runs_key_is_its_path_relative_to_the_root(run_dir: str, root: str) -> None:
+    """The key cut from the path's text is ``relative_to``'s, and a path outside the root
+    is ``relative_to``'s error."""
+    from sscbench.cli.reconstruct import _run_key
+
+    try:
+        expected = Path(run_dir).relative_to(Path(root)).as_posix()
+    except ValueError:
+        with pytest.raises(ValueError):
+            _run_key(Path(run_dir), Path(root))
+        return
+    assert _run_key(Path(run_dir), Path(root)) == expected
