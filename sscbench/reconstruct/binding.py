@@ -327,13 +327,18 @@ class Focus:
     def __init__(self, index: RefIndex) -> None:
         self.index = index
         self._current: frozenset[str] = frozenset()
-        self._unread: list[tuple[RefIndex, str | Callable[[], str]]] = []
+        self._unread: list[tuple[RefIndex | Callable[[], RefIndex], str | Callable[[], str]]] = []
 
-    def see(self, text: str | Callable[[], str]) -> None:
+    def see(
+        self,
+        text: str | Callable[[], str],
+        index: RefIndex | Callable[[], RefIndex] | None = None,
+    ) -> None:
         """Move the focus to the last entity referred to in ``text`` (if any), found
-        with the index in force now; ``text`` may be a function that makes it, called
-        only if the text is looked up (a tool call's arguments as text)."""
-        self._unread.append((self.index, text))
+        with ``index`` (default: the index in force now). Either may be a function that
+        makes it, called only if the text is looked up (a tool call's arguments as text,
+        the fact model in force at the text's step)."""
+        self._unread.append((self.index if index is None else index, text))
 
     @property
     def current(self) -> frozenset[str]:
@@ -341,6 +346,8 @@ class Focus:
         unread = self._unread
         while unread:
             index, text = unread.pop()
+            if not isinstance(index, RefIndex):
+                index = index()
             refs = index.find(text if isinstance(text, str) else text())
             if refs:
                 self._current = refs[-1][0]

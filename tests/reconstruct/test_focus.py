@@ -65,3 +65,18 @@ def test_a_text_made_on_demand_is_made_only_when_looked_up() -> None:
     focus.see(arguments)
     assert focus.current == frozenset({"order_b"})
     assert made == ["w2"]
+
+
+def test_an_index_made_on_demand_is_made_only_for_a_text_looked_up() -> None:
+    made: list[int] = []
+
+    def index_at(which: int) -> RefIndex:
+        made.append(which)
+        return INDEXES[which]
+
+    focus = Focus(INDEXES[0])
+    focus.see("w2", lambda: index_at(2))
+    focus.see("order w1", lambda: index_at(1))
+    focus.see("nothing here", lambda: index_at(2))
+    assert focus.current == frozenset({"order_a"})
+    assert made == [2, 1]  # from the latest text back to the first that names something
