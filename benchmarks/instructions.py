@@ -44,12 +44,10 @@ def sample(source: Path, into: Path, every: int) -> int:
     return len(runs)
 
 
-def counted(work: Path, pythonpath: Path | None, log: Path) -> int:
+def counted(work: Path, pythonpath: Path, log: Path) -> int:
     """Instructions of one cold ``sscbench reconstruct`` of ``work`` under callgrind."""
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")  # as commands.py runs both sides
-    env.pop("PYTHONPATH", None)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = str(pythonpath)
+    env["PYTHONPATH"] = str(pythonpath)
     argv = [
         "valgrind",
         "--tool=callgrind",
@@ -92,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     results["current_commit"] = current
     with tempfile.TemporaryDirectory(prefix="sscbench-instructions-") as tmp:
         root = Path(tmp)
-        sides: dict[str, Path | None] = {
+        sides: dict[str, Path] = {
             "baseline": unpack(sha, root / "baseline-src"),
-            "current": None,
+            "current": ROOT,  # this tree, not whichever one the venv installed
         }
         compile_tree(root / "baseline-src" / "sscbench")
         compile_tree(ROOT / "sscbench")

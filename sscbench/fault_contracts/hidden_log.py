@@ -9,9 +9,11 @@ fails in one place with one message instead of as a ``KeyError`` in several.
 from __future__ import annotations
 
 import stat
+import sys
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from sscbench.errors import LedgerError
 from sscbench.fault_contracts.injection import FaultDelivery
@@ -26,6 +28,9 @@ def read_fault_deliveries(path: Path) -> list[FaultDelivery] | None:
         return None
     if isinstance(data, int):
         raise LedgerError(path, 0, f"not a file (mode {stat.filemode(data)}); fix or remove it")
+    fast = _read_fast(data)
+    if fast is not None:
+        return fast
     out: list[FaultDelivery] = []
     for number, obj in iter_jsonl(path, data):
         if obj.get("kind") != "fault_delivery":
@@ -38,4 +43,35 @@ def read_fault_deliveries(path: Path) -> list[FaultDelivery] | None:
             raise LedgerError(
                 path, number, f"not a fault delivery record ({where}: {first['msg']})"
             ) from None
+    return out
+
+
+def _read_fast(data: bytes) -> list[FaultDelivery] | None:
+    """The deliveries when every line of a complete log is a JSON object and every
+    delivery record is valid, each line parsed by pydantic's JSON reader (about a third
+    of the standard library's time; labelling reads a log a run). ``None`` otherwise, and
+    the caller reads the log the defining way, which drops, warns or raises exactly as
+    before. The reader refuses what ``json.loads`` refuses (and a lone surrogate escape,
+    which the defining way then reads); a line too short to hold an integer past Python's
+    digit limit cannot hold one ``json.loads`` refuses and this reader takes."""
+    lines = data.split(b"\n")
+    if lines.pop() != b"":
+        return None  # empty, or a last line without its newline (maybe cut off)
+    limit = sys.get_int_max_str_digits()
+    out: list[FaultDelivery] = []
+    for raw in lines:
+        if limit and len(raw) > limit:
+            return None
+        try:
+            obj = from_json(raw)
+        except ValueError:
+            return None
+        if not isinstance(obj, dict):
+            return None
+        if obj.get("kind") != "fault_delivery":
+            continue
+        try:
+            out.append(FaultDelivery.model_validate(obj))
+        except ValidationError:
+            return None
     return out

@@ -317,17 +317,42 @@ def nearest(
 
 
 class Focus:
-    """The dialogue's entity in focus for one reference index, updated event by event."""
+    """The dialogue's entity in focus for one reference index, updated event by event.
+
+    A text seen is looked up only when :attr:`current` is asked, and then from the latest
+    back to the first that names something: the focus is the last text's that does, so
+    the texts before it never need finding (most events of a run are never asked about).
+    """
 
     def __init__(self, index: RefIndex) -> None:
         self.index = index
-        self.current: frozenset[str] = frozenset()
+        self._current: frozenset[str] = frozenset()
+        self._unread: list[tuple[RefIndex | Callable[[], RefIndex], str | Callable[[], str]]] = []
 
-    def see(self, text: str) -> None:
-        """Move the focus to the last entity referred to in ``text`` (if any)."""
-        refs = self.index.find(text)
-        if refs:
-            self.current = refs[-1][0]
+    def see(
+        self,
+        text: str | Callable[[], str],
+        index: RefIndex | Callable[[], RefIndex] | None = None,
+    ) -> None:
+        """Move the focus to the last entity referred to in ``text`` (if any), found
+        with ``index`` (default: the index in force now). Either may be a function that
+        makes it, called only if the text is looked up (a tool call's arguments as text,
+        the fact model in force at the text's step)."""
+        self._unread.append((self.index if index is None else index, text))
+
+    @property
+    def current(self) -> frozenset[str]:
+        """The entity in focus after every text seen so far."""
+        unread = self._unread
+        while unread:
+            index, text = unread.pop()
+            if not isinstance(index, RefIndex):
+                index = index()
+            refs = index.find(text if isinstance(text, str) else text())
+            if refs:
+                self._current = refs[-1][0]
+                unread.clear()
+        return self._current
 
 
 def bind(

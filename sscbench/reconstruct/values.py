@@ -122,6 +122,16 @@ def find_dates(text: str, year: int, month: int | None = None) -> list[Mention]:
     year), a bare day of month ("the 17th") and weekday names ("Friday"). With a ``month``
     hint, a weekday with a day ("Saturday the 25th") is resolved to the one date near that
     month it can be."""
+    return list(_find_dates(text, year, month))
+
+
+@lru_cache(maxsize=1 << 12)  # every fact model of a run asks it of the same units
+def _find_dates(text: str, year: int, month: int | None) -> tuple[Mention, ...]:
+    """:func:`find_dates` once per text, year and month (the mentions are frozen)."""
+    return tuple(_dates_in(text, year, month))
+
+
+def _dates_in(text: str, year: int, month: int | None) -> list[Mention]:
     low = fold(text)
     out: list[Mention] = []
     taken: list[tuple[int, int]] = []

@@ -10,6 +10,7 @@ import pytest
 
 from sscbench.errors import LedgerError
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
+from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.records.ledger import read_regular
 
 DELIVERY = {
@@ -83,3 +84,86 @@ def test_read_regular_reads_every_byte_of_a_file_larger_than_a_read(tmp_path: Pa
     assert read_regular(tmp_path / "empty.bin") is None
     (tmp_path / "empty.bin").write_bytes(b"")
     assert read_regular(tmp_path / "empty.bin") == b""
+
+
+def _defined(path: Path) -> list[FaultDelivery] | str:
+    """The deliveries the defining way (the standard library's reader, line by line), or
+    the error it raises."""
+    from pydantic import ValidationError
+
+    from sscbench.records.ledger import iter_jsonl
+
+    try:
+        return [
+            FaultDelivery.model_validate(obj)
+            for _, obj in iter_jsonl(path)
+            if obj.get("kind") == "fault_delivery"
+        ]
+    except (LedgerError, ValidationError) as exc:
+        return type(exc).__name__
+
+
+STATE = '{"kind": "state_check", "final_state_hash": "ab", "calls_executed": 3}'
+LINES = {
+    "two deliveries": [json.dumps(DELIVERY), STATE, json.dumps({**DELIVERY, "step": 12})],
+    "crlf and spaces": [json.dumps(DELIVERY) + " \r", "  " + STATE],
+    "nan and a duplicate key": ['{"kind": "x", "v": NaN, "v": 2}', json.dumps(DELIVERY)],
+    "lone surrogate": ['{"kind": "x", "text": "\\ud800"}', json.dumps(DELIVERY)],
+    "a list": ["[1, 2]", json.dumps(DELIVERY)],
+    "a blank line": [json.dumps(DELIVERY), "", STATE],
+    "a bad delivery": [json.dumps({**DELIVERY, "step": "nine"})],
+    "bad utf-8 in a string": ['{"kind": "x", "text": "\xff"}'],
+}
+
+ANSWERED = ("two deliveries", "crlf and spaces", "nan and a duplicate key")
+"""Logs the fast reader answers itself (the others it leaves to the defining way)."""
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+@pytest.mark.parametrize("cut", [False, True])
+def test_the_fast_reader_reads_or_refuses_as_the_defining_way(
+    tmp_path: Path, name: str, cut: bool
+) -> None:
+    """pydantic's reader gives the defining way's deliveries, or leaves the log to it (a
+    truncated last line, an escape it refuses, an error to report)."""
+    import warnings
+
+    from sscbench.fault_contracts.hidden_log import _read_fast
+
+    text = "".join(line + "\n" for line in LINES[name])
+    data = text.encode("utf-8", "surrogateescape").replace(b"\xc3\xbf", b"\xff")
+    path = tmp_path / "hidden.jsonl"
+    path.write_bytes(data[:-1] if cut else data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = _defined(path)
+        try:
+            got: list[FaultDelivery] | str | None = read_fault_deliveries(path)
+        except LedgerError as exc:
+            got = type(exc).__name__
+    assert got == (expected if expected != "ValidationError" else "LedgerError")
+    fast = _read_fast(path.read_bytes())
+    if cut:
+        assert fast is None  # a last line without its newline: the defining way decides
+    elif name in ANSWERED:
+        assert fast == expected
+    else:
+        assert fast is None
+
+
+def test_an_integer_past_the_digit_limit_is_left_to_the_defining_way(tmp_path: Path) -> None:
+    """pydantic's reader takes integers of more digits than ``json.loads`` will (under a
+    lowered limit): such a line is never the fast reader's."""
+    import sys
+
+    path = tmp_path / "hidden.jsonl"
+    path.write_text(
+        json.dumps(DELIVERY) + '\n{"kind": "x", "n": ' + "7" * 700 + "}\n", encoding="utf-8"
+    )
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(640)
+    try:
+        with pytest.raises(LedgerError, match="integer too long"):
+            read_fault_deliveries(path)
+    finally:
+        sys.set_int_max_str_digits(before)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +68,56 @@ def test_reconstruct_rejects_a_non_directory(
     assert main(["reconstruct", str(target), "--validate"]) == 2
     err = capsys.readouterr().err.strip()
     assert "is not a directory of runs" in err and len(err.splitlines()) == 1
+
+
+def test_labelling_collects_rarely_and_puts_the_thresholds_back(
+    fixture_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cyclic GC's young threshold is raised while runs are labelled, and the caller's
+    thresholds are back afterwards (a command run in-process, an error inside)."""
+    from sscbench.cli import reconstruct
+    from sscbench.reconstruct import label
+
+    seen: list[int] = []
+    label_ledger = label.label_ledger
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return label_ledger(*args, **kwargs)
+
+    monkeypatch.setattr(label, "label_ledger", spy)
+    before = gc.get_threshold()
+    _copy_runs(fixture_root, tmp_path / "runs")
+    assert main(["reconstruct", str(tmp_path / "runs")]) == 0
+    assert seen and set(seen) == {reconstruct.YOUNG_THRESHOLD}
+    assert gc.get_threshold() == before
+    with pytest.raises(RuntimeError), reconstruct._rare_collections():
+        raise RuntimeError
+    assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize(
+    ("run_dir", "root"),
+    [
+        ("runs/a", "runs"),
+        ("runs/a/b.c", "runs"),
+        ("/tmp/x/runs/a", "/tmp/x/runs"),
+        ("a", "."),
+        ("/a", "/"),
+        ("runs", "runs"),
+        ("runs2/a", "runs"),
+        ("runs//a/", "runs/"),
+    ],
+)
+def test_a_runs_key_is_its_path_relative_to_the_root(run_dir: str, root: str) -> None:
+    """The key cut from the path's text is ``relative_to``'s, and a path outside the root
+    is ``relative_to``'s error."""
+    from sscbench.cli.reconstruct import _run_key
+
+    try:
+        expected = Path(run_dir).relative_to(Path(root)).as_posix()
+    except ValueError:
+        with pytest.raises(ValueError):
+            _run_key(Path(run_dir), Path(root))
+        return
+    assert _run_key(Path(run_dir), Path(root)) == expected

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
 from sscbench.envs.environment import tool_kinds
@@ -280,22 +280,34 @@ class UseRules:
                 isinstance(event, AgentToolCall) and not by_agent(event)
             ):
                 continue  # observations, and what the harness delivered: never uses
-            focus.index = self.model_at(view, event.step).index
+            # The model in force at the event's step, built only if the focus looks the
+            # event's text up (most events' never are) or a use is looked for there.
+            index = partial(_index_at, self, view, event.step)
             after = event.step > view.t_f
             if isinstance(event, AgentMessage):
                 if after:
                     out.extend(self.message(view, event.content, event.step, focus.current))
-                focus.see(event.content)
+                focus.see(event.content, index)
             elif isinstance(event, AgentToolCall):
                 summary = event.arguments.get("summary")
                 if after and event.name in HANDOFF_TOOLS and isinstance(summary, str):
                     out.extend(self.message(view, summary, event.step, focus.current, "handoff"))
                 elif after:
                     out.extend(self.call(view, event))
-                focus.see(" ".join(str(v) for _, v in flatten(event.arguments)))
+                focus.see(partial(_argument_text, event.arguments), index)
             elif isinstance(event, UserMessage):
-                focus.see(event.content)
+                focus.see(event.content, index)
         return out
+
+
+def _index_at(rules: UseRules, view: RunView, step: int) -> RefIndex:
+    """The reference index of ``rules``' fact model at ``step``."""
+    return rules.model_at(view, step).index
+
+
+def _argument_text(arguments: dict[str, Any]) -> str:
+    """A tool call's argument values as one text, for the dialogue's focus."""
+    return " ".join(str(v) for _, v in flatten(arguments))
 
 
 USE_RULES: Registry[Callable[[], UseRules]] = Registry("use-rule set", group="sscbench.use_rules")

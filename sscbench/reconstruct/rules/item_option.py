@@ -134,7 +134,13 @@ def _name_phrase(option: str) -> str:
 
 def _offer(unit: Unit) -> bool:
     """Does the unit describe candidate items rather than the one ordered?"""
-    for text in (unit.text, *reversed(unit.scope)):
+    return _offered(unit.text, unit.scope)
+
+
+@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
+def _offered(own: str, scope: tuple[str, ...]) -> bool:
+    """:func:`_offer` once per text and scope."""
+    for text in (own, *reversed(scope)):
         low = fold(text)
         if CURRENT.search(low):
             return False

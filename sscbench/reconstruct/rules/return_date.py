@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from functools import lru_cache
 from typing import Any
 
 from sscbench.fault_contracts.history import Delivered
@@ -60,6 +61,12 @@ _WORDS = {
     "nine": 9,
     "ten": 10,
 }
+
+
+@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
+def _return_cue(framed: str) -> bool:
+    """Whether folded text names the return leg (:data:`RETURN_CUE`)."""
+    return RETURN_CUE.search(framed) is not None
 
 
 def reservations(view: RunView, step: int) -> dict[str, dict[str, Any]]:
@@ -203,7 +210,7 @@ class ReturnDateRules(UseRules):
 
         def role(unit: Unit) -> bool:
             framed = fold(unit.framed)
-            return RETURN_CUE.search(framed) is not None or any(n in framed for n in return_numbers)
+            return _return_cue(framed) or any(n in framed for n in return_numbers)
 
         def find(unit: Unit) -> list[ValueMention]:
             explicit = record_phrase(unit)
@@ -215,7 +222,7 @@ class ReturnDateRules(UseRules):
             found: list[ValueMention] = []
             cue = explicit is not None or role(unit)
             low = fold(unit.text)
-            shift_said = RELATIVE_SHIFT.search(low) is not None
+            shift_said = _shift_said(low)
             for m in find_dates(unit.text, year, month):
                 if m.form == "day" and BACK_REFERENCE.match(low[m.end : m.end + 40]):
                     m = _referred(m, view, step, year, month, return_numbers, outbound_numbers)
@@ -382,6 +389,12 @@ RELATIVE_SHIFT = re.compile(
     r"delay\w*\s+by|extend\w*\s+by)\b"
 )
 """Words that derive a new date from the current one ("one day later", "push it back")."""
+
+
+@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
+def _shift_said(low: str) -> bool:
+    """Whether folded text shifts a date by days (:data:`RELATIVE_SHIFT`)."""
+    return RELATIVE_SHIFT.search(low) is not None
 
 
 def _relative_shift_said(view: RunView, step: int) -> bool:

@@ -1,0 +1,47 @@
+"""An observation's content parsed as ``json.loads`` parses it (or kept as text when it
+refuses), whichever way :func:`_parse` gets there."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sscbench.fault_contracts.history import _parse
+
+
+def _defined(content: str) -> tuple[Any, bool]:
+    try:
+        return json.loads(content), True
+    except json.JSONDecodeError:
+        return content, False
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    return type(a) is type(b) and a == b
+
+
+PIECES = [" ", "\t", "\n", "\r", "\ufeff", "\u00a0", "\x0c", "{", "}", "[", "]", '"', ":",
+          ",", "-", "0", "7", "1.5", "e3", "null", "true", "false", "NaN", "Infinity", "n",
+          "t", "f", "N", "I", "²", "٣", "a", "ok", "Error: ", "\\ud800", "\\"]  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
+def test_parse_is_json_loads_or_the_text(content: str) -> None:
+    data, parsed = _parse(content)
+    want, want_parsed = _defined(content)
+    assert parsed == want_parsed
+    assert _same(data, want)
+
+
+def test_plain_text_and_json_after_whitespace() -> None:
+    assert _parse("Error: no such order") == ("Error: no such order", False)
+    assert _parse(' \n{"a": 1}') == ({"a": 1}, True)
+    assert _parse("") == ("", False)
+    assert _parse("  -1") == (-1, True)
