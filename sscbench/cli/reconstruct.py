@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
 from sscbench.cli.params import executor_choice, parse_params
+from sscbench.cli.rare_gc import rare_collections
 from sscbench.errors import ConfigError
 from sscbench.terminal import make_console
 
@@ -139,26 +138,6 @@ def _run_key(run_dir: Path, root: Path) -> str:
     return run_dir.relative_to(root).as_posix()
 
 
-YOUNG_THRESHOLD = 100_000
-"""Allocations between two young collections of the cyclic GC while labelling (700 by
-default)."""
-
-
-@contextmanager
-def _rare_collections() -> Iterator[None]:
-    """The cyclic GC rarely, while runs are labelled: labelling leaves almost no cycles
-    (a few objects a run, measured), so each collection only walked the caches and models
-    still in use, about 3 % of a cold reconstruct's instructions at the default threshold.
-    What the imports made lives as long as the process and is frozen out of every pass."""
-    gc.freeze()
-    before = gc.get_threshold()
-    gc.set_threshold(YOUNG_THRESHOLD, *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def handle(args: argparse.Namespace) -> int:
     """Label, write and summarise; optionally validate."""
     from sscbench import heartbeat
@@ -222,7 +201,7 @@ def handle(args: argparse.Namespace) -> int:
         agreement = Agreement()
     compared = 0
     hashes: dict[str, str] = {}  # of the bytes labelled, where this process read them
-    with _rare_collections(), LabelsWriter(out, root, classifier=args.classifier) as writer:
+    with rare_collections(), LabelsWriter(out, root, classifier=args.classifier) as writer:
         for run_dir, ledger, label, problem in runs:
             hashes[_run_key(run_dir, root)] = (
                 ledger.sha256 if ledger is not None else ledger_sha256(run_dir)

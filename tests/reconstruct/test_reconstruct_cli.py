@@ -75,7 +75,7 @@ def test_labelling_collects_rarely_and_puts_the_thresholds_back(
 ) -> None:
     """The cyclic GC's young threshold is raised while runs are labelled, and the caller's
     thresholds are back afterwards (a command run in-process, an error inside)."""
-    from sscbench.cli import reconstruct
+    from sscbench.cli import rare_gc
     from sscbench.reconstruct import label
 
     seen: list[int] = []
@@ -89,9 +89,9 @@ def test_labelling_collects_rarely_and_puts_the_thresholds_back(
     before = gc.get_threshold()
     _copy_runs(fixture_root, tmp_path / "runs")
     assert main(["reconstruct", str(tmp_path / "runs")]) == 0
-    assert seen and set(seen) == {reconstruct.YOUNG_THRESHOLD}
+    assert seen and set(seen) == {rare_gc.YOUNG_THRESHOLD}
     assert gc.get_threshold() == before
-    with pytest.raises(RuntimeError), reconstruct._rare_collections():
+    with pytest.raises(RuntimeError), rare_gc.rare_collections():
         raise RuntimeError
     assert gc.get_threshold() == before
 
