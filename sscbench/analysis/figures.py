@@ -198,7 +198,7 @@ def _forest_panel(
     ax.xaxis.grid(True, linewidth=0.4, color="#dddddd")
     ax.set_axisbelow(True)
     ax.set_xlabel(xlabel, fontsize=TICK_PT)
-    ax.set_title(title, loc="left", fontsize=10, fontweight="bold")
+    ax.set_title(title, loc="left", y=1.0, fontsize=10, fontweight="bold")
 
 
 def _legend(fig: Figure, series: Sequence[Series]) -> None:
@@ -389,7 +389,7 @@ def gap_figure(result: AnalysisResult) -> Figure:
             "$T_U - T_E$ (steps): < 0 reliance before the refutation was complete, "
             "> 0 after it; ∞: never refuted"
         )
-        ax.set_title(f"{operator} — adopted runs per gap", loc="left", fontsize=10)
+        ax.set_title(f"{operator} — adopted runs per gap", loc="left", y=1.0, fontsize=10)
         ax.yaxis.get_major_locator().set_params(integer=True)
         if not all_gaps:
             ax.text(
