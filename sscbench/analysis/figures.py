@@ -191,11 +191,12 @@ def _forest_panel(
             )
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(len(groups) * step - 0.5, -0.7 if headed else -0.5)
-    ax.set_yticks(ticks, names, fontsize=TICK_PT)
-    ax.tick_params(axis="y", length=0)
+    # Tick styles first, so that every tick is made with them (not made, then restyled).
+    ax.tick_params(axis="y", length=0, labelsize=TICK_PT)
     ax.tick_params(axis="x", labelsize=TICK_PT)
-    ax.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0], ["0", ".25", ".5", ".75", "1"])
     ax.xaxis.grid(True, linewidth=0.4, color="#dddddd")
+    ax.set_yticks(ticks, names)
+    ax.set_xticks([0.0, 0.25, 0.5, 0.75, 1.0], ["0", ".25", ".5", ".75", "1"])
     ax.set_axisbelow(True)
     ax.set_xlabel(xlabel, fontsize=TICK_PT)
     # y=1.0: where the automatic placement would leave it (nothing is drawn above a panel:
