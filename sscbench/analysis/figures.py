@@ -175,9 +175,14 @@ def _forest_panel(
                 ax.text(0.01, y, "n/a", va="center", fontsize=COUNT_PT, color=GREY_DARK)
             else:
                 low, high = rate.interval.low, rate.interval.high
+                # The lines ax.plot would make (same properties), without its parsing.
                 if low is not None and high is not None:
-                    ax.plot([low, high], [y, y], color=spec.colour, linewidth=2.2, alpha=0.6)
-                ax.plot([rate.value], [y], "o", color=spec.colour, markersize=6)
+                    ax.add_line(
+                        Line2D([low, high], [y, y], color=spec.colour, linewidth=2.2, alpha=0.6)
+                    )
+                dot = Line2D([rate.value], [y], color=spec.colour, marker="o", markersize=6)
+                dot.set_linestyle("None")
+                ax.add_line(dot)
             ax.text(
                 1.03,
                 y,
