@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -356,6 +357,31 @@ def test_empty_strata_in_html_table(html: str) -> None:
         for r in _result().adoption
         for rate in (r.a_t, r.a_p, r.a_before, r.a_after, r.a_absent)
     )
+
+
+def test_titles_are_where_automatic_placement_puts_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Panel titles are placed at y=1.0, which spares matplotlib its automatic placement (a
+    pass over every y tick label per panel): every figure has the same bytes as with the
+    automatic placement, also with a gap bar of over a million runs, whose y offset text
+    ("1e6") above the panel moves an automatic title up."""
+    from matplotlib.axes import Axes
+
+    from sscbench.analysis.quantities import POOLED
+
+    result = _result()
+    rows = list(result.timing)
+    k = next(i for i, row in enumerate(rows) if row.configuration != POOLED)
+    rows[k] = rows[k].model_copy(update={"gaps": (*[0] * 1_200_000, 3, None)})
+    tall = result.model_copy(update={"timing": tuple(rows)})
+    cases = [(result, name) for name in figures.FIGURES] + [(tall, "reliance_gap")]
+    explicit = [figures.render_svg(r, name) for r, name in cases]
+    set_title = Axes.set_title
+
+    def automatic(self: Axes, *args: Any, y: float | None = None, **kwargs: Any) -> Any:
+        return set_title(self, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "set_title", automatic)
+    assert [figures.render_svg(r, name) for r, name in cases] == explicit
 
 
 def test_figures_of_an_empty_result_still_render() -> None:
