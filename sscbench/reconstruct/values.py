@@ -24,6 +24,13 @@ _QUOTES = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u00a0":
 _FOLD = str.maketrans({**{d: "-" for d in _DASHES}, **_QUOTES, "*": " ", "`": " ", "_": " "})
 
 
+@lru_cache(maxsize=1 << 14)  # the rules ask the same few patterns of every unit
+def occurs(pattern: re.Pattern[str], folded: str) -> bool:
+    """Whether ``pattern`` occurs in ``folded`` (text already :func:`fold`-ed), once per
+    pattern and text: every fact model of a run asks the same questions of the same units."""
+    return pattern.search(folded) is not None
+
+
 @lru_cache(maxsize=1 << 16)
 def fold(text: str) -> str:
     """Lower-case, dash-, quote- and emphasis-folded text of the same length.

@@ -19,12 +19,11 @@ stance machinery's to judge, as for every mention.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from sscbench.reconstruct.detector import ValueMention
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.stance import ACTION_REQUEST, PLAN
-from sscbench.reconstruct.values import Mention, fold
+from sscbench.reconstruct.values import Mention, fold, occurs
 
 _DONE = r"(?:already\s+|been\s+|already\s+been\s+)?"
 _HANDLED = (
@@ -91,12 +90,6 @@ CONFIRM = re.compile(
 and its expected effect ("…; the refund goes back to your card. Shall I proceed?")."""
 
 
-@lru_cache(maxsize=1 << 12)  # asked for every unit of the message
-def asks_go_ahead(message: str) -> bool:
-    """Whether a message (not folded) asks for the go-ahead (:data:`CONFIRM`)."""
-    return CONFIRM.search(fold(message)) is not None
-
-
 def claims(
     unit: Unit,
     pattern: re.Pattern[str],
@@ -110,7 +103,7 @@ def claims(
     ``taken`` spans (mentions already found, tool names). ``effect``: the claim is the
     effect of the agent's own write, which a message asking for the go-ahead only plans."""
     text = fold(unit.text)
-    if QUESTION.match(text) or (effect and asks_go_ahead(unit.message)):
+    if QUESTION.match(text) or (effect and occurs(CONFIRM, fold(unit.message))):
         return []
     if text.rstrip().endswith("?") and ACTION_REQUEST.search(text):
         return []  # an offer: "Would you like the refund to go to your gift card?"

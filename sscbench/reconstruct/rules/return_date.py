@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from functools import lru_cache
 from typing import Any
 
 from sscbench.fault_contracts.history import Delivered
@@ -29,7 +28,7 @@ from sscbench.reconstruct.rules.base import (
     record_phrase,
 )
 from sscbench.reconstruct.segment import Unit
-from sscbench.reconstruct.values import Mention, find_dates, fold, weekday_of
+from sscbench.reconstruct.values import Mention, find_dates, fold, occurs, weekday_of
 from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage
 
 SEARCH_TOOLS = ("search_direct_flight", "search_onestop_flight")
@@ -61,12 +60,6 @@ _WORDS = {
     "nine": 9,
     "ten": 10,
 }
-
-
-@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
-def _return_cue(framed: str) -> bool:
-    """Whether folded text names the return leg (:data:`RETURN_CUE`)."""
-    return RETURN_CUE.search(framed) is not None
 
 
 def reservations(view: RunView, step: int) -> dict[str, dict[str, Any]]:
@@ -210,7 +203,7 @@ class ReturnDateRules(UseRules):
 
         def role(unit: Unit) -> bool:
             framed = fold(unit.framed)
-            return _return_cue(framed) or any(n in framed for n in return_numbers)
+            return occurs(RETURN_CUE, framed) or any(n in framed for n in return_numbers)
 
         def find(unit: Unit) -> list[ValueMention]:
             explicit = record_phrase(unit)
@@ -222,7 +215,7 @@ class ReturnDateRules(UseRules):
             found: list[ValueMention] = []
             cue = explicit is not None or role(unit)
             low = fold(unit.text)
-            shift_said = _shift_said(low)
+            shift_said = occurs(RELATIVE_SHIFT, low)
             for m in find_dates(unit.text, year, month):
                 if m.form == "day" and BACK_REFERENCE.match(low[m.end : m.end + 40]):
                     m = _referred(m, view, step, year, month, return_numbers, outbound_numbers)
@@ -389,12 +382,6 @@ RELATIVE_SHIFT = re.compile(
     r"delay\w*\s+by|extend\w*\s+by)\b"
 )
 """Words that derive a new date from the current one ("one day later", "push it back")."""
-
-
-@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
-def _shift_said(low: str) -> bool:
-    """Whether folded text shifts a date by days (:data:`RELATIVE_SHIFT`)."""
-    return RELATIVE_SHIFT.search(low) is not None
 
 
 def _relative_shift_said(view: RunView, step: int) -> bool:

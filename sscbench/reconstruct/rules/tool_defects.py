@@ -32,7 +32,7 @@ from sscbench.reconstruct.rules.base import (
 from sscbench.reconstruct.rules.effect_claims import CONFIRM, Claim, claims
 from sscbench.reconstruct.segment import Unit
 from sscbench.reconstruct.stance import PLAN
-from sscbench.reconstruct.values import Mention, fold
+from sscbench.reconstruct.values import Mention, fold, occurs
 from sscbench.records.events import AgentToolCall
 
 PAID = re.compile(r"\b(?:paid|non[\s-]?free|extra|fees?|charged)\b")
@@ -81,7 +81,7 @@ class ToolDefectRules(GenericRules):
             spans += [_arguments_after(unit.text, end) for _, end in spans]
             plain = generic.find(unit)
             found = plain + _bag_counts(unit, leaves, plain)
-            if _plans(unit.text):  # "I will change the address to …": a request
+            if occurs(PLAN, fold(unit.text)):  # "I will change the address to …": a request
                 found = [vm for vm in found if vm.which != "v_prime"]
             if effect and _plans_a_write(unit, names):
                 return []  # values the planned write asks for, true or claimed
@@ -175,12 +175,6 @@ def _tool_name_patterns(domain: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     names = re.compile("|".join(re.escape(n) for n in sorted(kinds)))
     folded_names = re.compile("|".join(re.escape(fold(n)) for n in sorted(kinds)))
     return names, folded_names
-
-
-@lru_cache(maxsize=1 << 12)  # every model of a run asks it of the same units
-def _plans(text: str) -> bool:
-    """Whether a text (not folded) states a plan (:data:`~sscbench.reconstruct.stance.PLAN`)."""
-    return PLAN.search(fold(text)) is not None
 
 
 def _plans_a_write(unit: Unit, names: re.Pattern[str]) -> bool:
