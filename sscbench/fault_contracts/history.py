@@ -101,7 +101,7 @@ def _parse(content: str) -> tuple[Any, bool]:
     no character a JSON value can start with is text without asking either (a tenth of
     the demo's observations: plain messages, each two parse errors)."""
     first = content.lstrip(" \t\n\r")[:1]
-    if not first or (first not in _JSON_STARTS and not first.isdigit()):
+    if first not in _JSON_STARTS:  # also the empty text
         return content, False
     try:
         return from_json(content), True
