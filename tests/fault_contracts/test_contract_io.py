@@ -253,3 +253,32 @@ def test_a_text_libyaml_refuses_fails_as_it_did_without_it(
     with_libyaml = _error(tmp_path, text)
     monkeypatch.setattr(io, "FAST_LOADER", None)
     assert _error(tmp_path, text) == with_libyaml
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "s\tchema_version: 1\ncontract_id: x\n",  # found by fuzzing: libyaml reads it
+        "contract_id: x\noperator: write\teffect\n",
+    ],
+)
+def test_a_text_only_libyaml_reads_fails_as_it_did_without_it(
+    tmp_path: Path, text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_libyaml = _error(tmp_path, text)
+    assert "not valid YAML" in with_libyaml
+    monkeypatch.setattr(io, "FAST_LOADER", None)
+    assert _error(tmp_path, text) == with_libyaml
+
+
+def test_a_valid_contract_only_libyaml_reads_is_refused_as_without_it(
+    tmp_path: Path, rd_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``domain:<TAB>airline`` is the same contract to libyaml and no YAML to PyYAML's own
+    scanner: it must be refused, as it was before libyaml."""
+    text = rd_text.replace("domain: airline\n", "domain:\tairline\n", 1)
+    assert text != rd_text
+    with_libyaml = _error(tmp_path, text)
+    assert "not valid YAML" in with_libyaml
+    monkeypatch.setattr(io, "FAST_LOADER", None)
+    assert _error(tmp_path, text) == with_libyaml
