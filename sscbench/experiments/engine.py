@@ -15,6 +15,7 @@ most the runs in flight, whose directories the next session sets aside and redoe
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import time
 import traceback
@@ -281,24 +282,45 @@ async def _windowed(
 ) -> list[RunRecord]:
     """Every run, started in schedule order with at most ``window`` pending at once.
 
-    No deadlock: a pending run waits only for its gate or its twin, which come earlier in
-    the order and so are already pending or done."""
+    A slot is taken before the next run is drawn and given back when a run settles, so the
+    schedule is read at most ``window`` runs ahead. (``asyncio.wait`` over the pending set
+    did the same at O(window) per finished run: half of the event loop's CPU in the
+    demo.) No deadlock: a pending run waits only for its gate or its twin, which come
+    earlier in the order and so are already pending or done."""
     records: list[RunRecord | None] = []
+    slots = asyncio.Semaphore(window)
+    pending: set[asyncio.Task[None]] = set()
+    broken: list[asyncio.Task[None]] = []
+
+    def settled(task: asyncio.Task[None]) -> None:
+        pending.discard(task)
+        slots.release()
+        if not task.cancelled() and task.exception() is not None:
+            broken.append(task)  # as a crash would: the runs in flight are abandoned
+            for other in pending:  # before any of them starts an episode
+                other.cancel()
 
     async def one(index: int, run: ScheduledRun) -> None:
         record = await _one(ctx, run)
         if keep:
             records[index] = record
 
-    pending: set[asyncio.Task[None]] = set()
-    for index, run in enumerate(runs):
-        if len(pending) >= window:
-            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                task.result()  # _one records its failures: anything here is a bug
+    schedule = iter(runs)
+    for index in itertools.count():
+        await slots.acquire()
+        if broken:
+            break
+        run = next(schedule, None)
+        if run is None:
+            break
         if keep:
             records.append(None)
-        pending.add(asyncio.create_task(one(index, run)))
+        task = asyncio.create_task(one(index, run))
+        pending.add(task)
+        task.add_done_callback(settled)
+    if broken:  # the next session sets aside what the abandoned runs left
+        await asyncio.gather(*pending, return_exceptions=True)
+        broken[0].result()  # _one records its failures: this is a full disk or a bug
     await asyncio.gather(*pending)
     assert all(r is not None for r in records)
     return [r for r in records if r is not None]

@@ -177,3 +177,48 @@ def test_a_resumed_session_holds_earlier_records_as_lines(tmp_path: Path) -> Non
         assert prior.get(key) == want
     a = record("a", "observed", 0).run_key
     assert prior.pop(a) == expected[a] and prior.get(a) is None and len(prior) == 1
+
+
+def test_a_full_disk_stops_drawing_runs_and_leaves_those_in_flight(
+    write: Write, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that cannot write its files stops the session at once: no run is started
+    after it, the runs already pending are abandoned as a crash would leave them, and the
+    error is the one raised."""
+    import errno
+    import signal
+
+    from sscbench.errors import OutputError
+
+    experiment = load_experiment(write("concurrency = 1\n" + ARRIVAL))
+    started = 0
+
+    def fills_the_disk(
+        run: ScheduledRun, user: object, records_configuration: bool, run_dir: Path
+    ) -> object:
+        nonlocal started
+        started += 1
+        if started == 6:
+            raise OutputError(run_dir / "ledger.jsonl", OSError(errno.ENOSPC, "No space"))
+        return simulated_episode(run, user, records_configuration, run_dir)  # type: ignore[arg-type]
+
+    def hung(signum: int, frame: object) -> None:
+        raise AssertionError("the session hung after the failure (a gate never settled)")
+
+    monkeypatch.setattr(engine, "WINDOW_EXTRA", 0)
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(OutputError, match=r"ledger\.jsonl"):
+            run_experiment(
+                experiment,
+                tmp_path / "full",
+                executor=LocalExecutor(fills_the_disk),  # type: ignore[arg-type]
+                keep_records=False,
+            )
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    # Concurrency 1: at most the run already handed its slot when the failure surfaced.
+    assert started <= 7
+    assert len(read_status(tmp_path / "full" / STATUS_FILE)) == 5
