@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sscbench.envs import (
     CallContext,
@@ -298,3 +300,25 @@ def test_bookings_copy_only_the_dates_they_book(monkeypatch: pytest.MonkeyPatch)
     whole = play()
     assert env.state_hash() == whole.state_hash() != base_hash
     assert env.state.db.flights[number] == whole.state.db.flights[number]
+
+
+@given(
+    before=st.lists(st.sampled_from("abcdefgh"), unique=True),
+    edits=st.lists(st.tuples(st.booleans(), st.sampled_from("abcdefghij")), max_size=8),
+)
+def test_the_keys_a_write_added_are_the_set_difference(
+    before: list[str], edits: list[tuple[bool, str]]
+) -> None:
+    """Undo finds the keys a write created from the keys' order at the checkpoint; any
+    mix of additions and removals (a key removed and added again moves to the end) gives
+    what the two sets of keys give."""
+    from sscbench.envs.state import _added
+
+    coll: dict[str, object] = dict.fromkeys(before)
+    checkpoint = tuple(coll)
+    for add, key in edits:
+        if add:
+            coll[key] = None
+        else:
+            coll.pop(key, None)
+    assert _added(coll, checkpoint) == [k for k in coll if k not in set(before)]
