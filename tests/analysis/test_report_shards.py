@@ -117,3 +117,33 @@ def test_anything_but_one_callback_call_is_refused() -> None:
     for text in ("alert(1);\n", f"{CALLBACK}(0,{{}},[]);alert(1);\n", f"{CALLBACK}(0,{{}});\n"):
         with pytest.raises(ValueError, match="not a shard file"):
             read_shard(text)
+
+
+def test_given_ledgers_are_written_in_row_order_as_streaming_writes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledgers a command already holds (a map in any order) give the same shard bytes
+    and models as streaming them from disk, and no row waits in the spool."""
+    from sscbench.analysis.viewer.runfiles import load_ledgers
+
+    labels = synthetic_labels(load_case_set(), runs=RUNS, seed=5)
+    write_run_set(tmp_path / "set", labels, load_case_set())
+    order = run_order(labels)
+    streamed = write_run_files(tmp_path / "streamed", order, tmp_path / "set")
+    held = list(load_ledgers(tmp_path / "set").items())
+    random.Random(1).shuffle(held)
+    spooled: list[int] = []
+    put = ShardWriter.put
+
+    def watched(self: ShardWriter, n: int, payload: dict[str, Any]) -> None:
+        if n != self._next:
+            spooled.append(n)
+        put(self, n, payload)
+
+    monkeypatch.setattr(ShardWriter, "put", watched)
+    given = write_run_files(tmp_path / "given", order, tmp_path / "set", ledgers=dict(held))
+    assert not spooled
+    assert given.models == streamed.models and not given.missing
+    assert {p.name: p.read_bytes() for p in _files(tmp_path / "given")} == {
+        p.name: p.read_bytes() for p in _files(tmp_path / "streamed")
+    }

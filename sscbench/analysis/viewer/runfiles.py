@@ -157,8 +157,18 @@ def write_run_files(
 
     try:
         if ledgers is not None:
+            # In row order, so no payload waits in the spool (one JSON dump per run
+            # instead of three steps); a configuration's model is still its first
+            # ledger's in the map's order, as when streaming.
             for ledger in ledgers.values():
-                emit(ledger)
+                n = number.get(ledger.header.run_id)
+                if n is not None:
+                    label = order[n]
+                    found.models.setdefault(label.configuration or label.agent, model_of(ledger))
+            for label in order:
+                given = ledgers.get(label.run_id)
+                if given is not None:
+                    emit(given)
         else:
             for path in ledger_paths(run_root):
                 try:
