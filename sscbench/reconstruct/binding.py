@@ -354,6 +354,21 @@ class Focus:
                 unread.clear()
         return self._current
 
+    def resolve(self) -> frozenset[str]:
+        """:attr:`current`, as a function a caller may call later, or never (texts seen
+        since are looked up too: call it before the next :meth:`see`)."""
+        return self.current
+
+    def make_latest_index(self) -> None:
+        """Make the index of the latest text not yet looked up, the first thing
+        :attr:`current` makes: a caller that may never ask :attr:`current` makes what it
+        would have made first, in the same order (an index made on demand may depend on
+        when it is first made)."""
+        if self._unread:
+            index, text = self._unread[-1]
+            if not isinstance(index, RefIndex):
+                self._unread[-1] = (index(), text)
+
 
 def bind(
     index: RefIndex,

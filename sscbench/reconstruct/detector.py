@@ -81,6 +81,10 @@ class ValueMention:
     values nobody can see (``v``) and weak forms, a coincidence is likelier than a use."""
 
 
+_MemoKey = tuple[str, Source, frozenset[str] | None]
+"""A detected text: the text, its source and the focus it was detected under."""
+
+
 @dataclass
 class FactModel:
     """What detection needs to know about one affected fact as the run stands.
@@ -102,20 +106,22 @@ class FactModel:
     """The fact is a write's claimed effect: "changed to X" states it rather than naming a
     new value still to be set."""
     extra: list[Use] = field(default_factory=list)
-    detected: dict[tuple[str, str, frozenset[str]], tuple[Use, ...]] | None = field(
+    detected: dict[_MemoKey, tuple[Use, ...] | None] | None = field(
         default=None, repr=False, compare=False
     )
     """Uses already detected per text, source and focus, for a model shared across runs
-    (:meth:`~sscbench.reconstruct.rules.base.UseRules.model_at` sets it)."""
+    (:meth:`~sscbench.reconstruct.rules.base.UseRules.model_at` sets it). A text whose
+    detection never asked the focus is kept under the focus ``None``; one that did has
+    ``None`` there (look it up with the focus)."""
 
 
 def _resolve(
-    model: FactModel, units: Sequence[Unit], unit: Unit, vm: ValueMention, focus: frozenset[str]
+    model: FactModel, units: Sequence[Unit], unit: Unit, vm: ValueMention, focus: _Asked
 ) -> Binding:
     if vm.bound is not None:
         return vm.bound
     bound = bind(
-        model.index, list(units), unit, vm.mention.start, model.target, focus, vm.mention.end
+        model.index, list(units), unit, vm.mention.start, model.target, focus(), vm.mention.end
     )
     holders = model.holders(vm.mention.value)
     if (
@@ -142,29 +148,57 @@ MEMO_LIMIT = 64
 """Texts remembered per shared model: the demo's busiest model sees 20 distinct texts, and a
 run set of real agents, whose texts rarely repeat, stays flat (at most 1,024 models × 64)."""
 
+LazyFocus = frozenset[str] | Callable[[], frozenset[str]]
+"""The dialogue's focus, or a function that finds it: most texts name no value bound by
+references, and finding the focus looks up the dialogue's texts (with the models in force
+when they were seen)."""
 
-def detect(
-    model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
-) -> list[Use]:
+
+class _Asked:
+    """A focus found at most once, on first call; whether it was asked."""
+
+    __slots__ = ("_focus", "_found", "asked")
+
+    def __init__(self, focus: LazyFocus) -> None:
+        self._focus = focus
+        self._found: frozenset[str] | None = None
+        self.asked = False
+
+    def __call__(self) -> frozenset[str]:
+        self.asked = True
+        if self._found is None:
+            focus = self._focus
+            self._found = focus if isinstance(focus, frozenset) else focus()
+        return self._found
+
+
+def detect(model: FactModel, text: str, step: int, source: Source, focus: LazyFocus) -> list[Use]:
     """Uses of the fact in one agent text (a message or a hand-off summary); once per
     text, source and focus for a model shared across runs (the runs of a case say many
-    of the same texts about the same records)."""
+    of the same texts about the same records). ``focus`` is found only if a mention needs
+    it: which mentions do depends on the model and the text alone, so a text detected
+    without it is remembered for every focus."""
+    asked = _Asked(focus)
     memo = model.detected
     if memo is None:
-        return _detect(model, text, step, source, focus)
-    key = (text, source, focus)
-    known = memo.get(key)
+        return _detect(model, text, step, source, asked)
+    known = memo.get((text, source, None))
+    if known is None and (text, source, None) in memo:
+        known = memo.get((text, source, asked()))  # the text's uses depend on the focus
     if known is None:
-        found = _detect(model, text, step, source, focus)
-        if len(memo) < MEMO_LIMIT and all(use.step == step for use in found):
-            memo[key] = tuple(found)  # (every use is of the text's own step)
+        found = _detect(model, text, step, source, asked)
+        room = len(memo) + (2 if asked.asked else 1) <= MEMO_LIMIT
+        if room and all(use.step == step for use in found):  # (all of the text's own step)
+            if asked.asked:
+                memo[(text, source, None)] = None
+                memo[(text, source, asked())] = tuple(found)
+            else:
+                memo[(text, source, None)] = tuple(found)
         return found
     return [use if use.step == step else dataclasses.replace(use, step=step) for use in known]
 
 
-def _detect(
-    model: FactModel, text: str, step: int, source: Source, focus: frozenset[str]
-) -> list[Use]:
+def _detect(model: FactModel, text: str, step: int, source: Source, focus: _Asked) -> list[Use]:
     units = segment(text)
     found = [outermost(model.find(unit)) for unit in units]
     user_says_true = any(

@@ -345,7 +345,7 @@ def _read_fast(path: Path, data: bytes) -> Ledger | None:
         return None
     events: list[VisibleEvent] = []
     end: RunEnd | None = None
-    validate = RECORD_ADAPTER.validate_json
+    validate = RECORD_ADAPTER.validator.validate_json  # the adapter's own, without its wrapper
     for raw in rest:
         try:
             record = validate(raw)

@@ -14,6 +14,7 @@ from sscbench.fault_contracts.injection import ContractIntervention
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.reconstruct.detector import FactModel
 from sscbench.reconstruct.label import label_run, rules_for
+from sscbench.reconstruct.rules import base
 from sscbench.reconstruct.rules.base import (
     GenericRules,
     RunView,
@@ -146,13 +147,16 @@ def _check_every_model(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return checked
 
 
+@pytest.mark.parametrize("lazy_focus", [True, False])
 def test_every_shared_model_is_the_model_built_afresh(
-    sharing_runs: list[Path], monkeypatch: pytest.MonkeyPatch
+    sharing_runs: list[Path], monkeypatch: pytest.MonkeyPatch, lazy_focus: bool
 ) -> None:
+    if not lazy_focus:  # the focus found before every message asks for more models
+        monkeypatch.setattr(base, "_lazy_focus", lambda _rules: False)
     checked = _check_every_model(monkeypatch)
     for run in sharing_runs + _fixture_runs():
         label_run(run)
-    assert checked[0] > 1000
+    assert checked[0] > (500 if lazy_focus else 1000)
 
 
 def test_the_rule_sets_name_their_inputs() -> None:

@@ -26,6 +26,7 @@ from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import Binding, Focus, RefIndex
 from sscbench.reconstruct.detector import (
     FactModel,
+    LazyFocus,
     Source,
     Use,
     ValueMention,
@@ -203,6 +204,31 @@ def _names_inputs(rules: type[UseRules]) -> bool:
     return known
 
 
+_LAZY_MESSAGES: set[object] = set()
+"""The :meth:`UseRules.message` implementations that take the focus as a function."""
+_LAZY_FOCUS: dict[type, bool] = {}
+""":func:`_lazy_focus` per rule-set class."""
+
+M = TypeVar("M", bound=Callable[..., list[Use]])
+
+
+def takes_lazy_focus(message: M) -> M:
+    """Mark a :meth:`UseRules.message` that takes the dialogue's focus as a function which
+    finds it (and only passes it on, or calls it before returning): most messages name no
+    value the focus would bind, and finding it looks up the dialogue's texts."""
+    _LAZY_MESSAGES.add(message)
+    return message
+
+
+def _lazy_focus(rules: type[UseRules]) -> bool:
+    """Whether ``rules``' :meth:`~UseRules.message` takes the focus as a function: a rule
+    set (a plugin's, say) that overrides it unmarked gets the focus itself, as before."""
+    known = _LAZY_FOCUS.get(rules)
+    if known is None:
+        known = _LAZY_FOCUS[rules] = rules.message in _LAZY_MESSAGES
+    return known
+
+
 class UseRules:
     """Operator-specific classification: subclasses build the fact model per step."""
 
@@ -256,15 +282,18 @@ class UseRules:
             self._models[key] = model
         return model
 
+    @takes_lazy_focus
     def message(
         self,
         view: RunView,
         text: str,
         step: int,
-        focus: frozenset[str] = frozenset(),
+        focus: LazyFocus = frozenset(),
         source: Source = "message",
     ) -> list[Use]:
-        """Uses in an agent message (or hand-off summary) at ``step``."""
+        """Uses in an agent message (or hand-off summary) at ``step``; ``focus``, the
+        dialogue's, may be a function that finds it (called, if at all, before this
+        returns)."""
         return detect(self.model_at(view, step), text, step, source, focus)
 
     def call(self, view: RunView, call: AgentToolCall) -> list[Use]:
@@ -275,6 +304,8 @@ class UseRules:
         """Every use after ``T_F``, tracking the dialogue's focus through all events."""
         out: list[Use] = []
         focus = Focus(RefIndex({}))
+        lazy = _lazy_focus(type(self))
+        seen = -1  # the step of the latest text the focus was shown
         for event in events:
             if isinstance(event, ToolObservation | SystemNotice) or (
                 isinstance(event, AgentToolCall) and not by_agent(event)
@@ -286,18 +317,43 @@ class UseRules:
             after = event.step > view.t_f
             if isinstance(event, AgentMessage):
                 if after:
-                    out.extend(self.message(view, event.content, event.step, focus.current))
+                    now = _focus_now(view, focus, lazy, seen, event.step)
+                    out.extend(self.message(view, event.content, event.step, now))
                 focus.see(event.content, index)
             elif isinstance(event, AgentToolCall):
                 summary = event.arguments.get("summary")
                 if after and event.name in HANDOFF_TOOLS and isinstance(summary, str):
-                    out.extend(self.message(view, summary, event.step, focus.current, "handoff"))
+                    now = _focus_now(view, focus, lazy, seen, event.step)
+                    out.extend(self.message(view, summary, event.step, now, "handoff"))
                 elif after:
                     out.extend(self.call(view, event))
                 focus.see(partial(_argument_text, event.arguments), index)
             elif isinstance(event, UserMessage):
                 focus.see(event.content, index)
+            else:
+                continue
+            seen = event.step
         return out
+
+
+def _focus_now(view: RunView, focus: Focus, lazy: bool, seen: int, step: int) -> LazyFocus:
+    """The focus for a message at ``step``, or (``lazy``) the function that finds it.
+
+    A model is made once per number of records delivered, at the first step it is asked
+    for, and may depend on that step (the turn so far). The focus found first asks for
+    the model of the latest text seen (at ``seen``) before the message's own: when both
+    have as many records delivered, that model is made now, at ``seen``, as it would be.
+    (A model of fewer records is made at the same step whenever the focus is found.)"""
+    if not lazy:
+        return focus.current
+    if seen >= 0 and _delivered_by(view, seen) == _delivered_by(view, step):
+        focus.make_latest_index()
+    return focus.resolve
+
+
+def _delivered_by(view: RunView, step: int) -> int:
+    """The records delivered before the model at ``step`` (:meth:`UseRules.model_at`)."""
+    return view.history.delivered_before(max(step, view.t_f + 1))
 
 
 def _index_at(rules: UseRules, view: RunView, step: int) -> RefIndex:

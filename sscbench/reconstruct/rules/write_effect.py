@@ -26,7 +26,15 @@ from sscbench.fault_contracts.history import arguments_match
 from sscbench.fault_contracts.relations.post_write_read_back import WRITE_FIELDS
 from sscbench.json_paths import flatten
 from sscbench.reconstruct.binding import RESERVATION_ID, Binding, RefIndex
-from sscbench.reconstruct.detector import FactModel, Use, ValueMention, Which, call_use, outermost
+from sscbench.reconstruct.detector import (
+    FactModel,
+    LazyFocus,
+    Use,
+    ValueMention,
+    Which,
+    call_use,
+    outermost,
+)
 from sscbench.reconstruct.rules.airline_policy import booked_within_a_day, nonfree_bags
 from sscbench.reconstruct.rules.base import (
     USE_RULES,
@@ -34,6 +42,7 @@ from sscbench.reconstruct.rules.base import (
     UseRules,
     find_scalar,
     record_phrase,
+    takes_lazy_focus,
 )
 from sscbench.reconstruct.rules.base import (
     value_pairs as _pairs,
@@ -507,12 +516,13 @@ class WriteEffectRules(UseRules):
             effect=True,
         )
 
+    @takes_lazy_focus
     def message(
         self,
         view: RunView,
         text: str,
         step: int,
-        focus: frozenset[str] = frozenset(),
+        focus: LazyFocus = frozenset(),
         source: Any = "message",
     ) -> list[Use]:
         """Statements about the claimed effect, within the request's scope."""
