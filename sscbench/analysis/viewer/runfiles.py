@@ -146,35 +146,42 @@ def write_run_files(
         label = order[n]
         return label if isinstance(label, RunLabels) else None
 
-    def emit(ledger: Ledger) -> None:
+    def row_of(ledger: Ledger) -> int | None:
+        """The ledger's index row (``None``: not labelled); the first ledger seen of a
+        configuration names its model."""
         n = number.get(ledger.header.run_id)
-        if n is None or done[n]:
-            return
-        done[n] = 1
-        label = order[n]
-        shards.put(n, run_payload(label.run_id, ledger, labels_of(n)))
-        found.models.setdefault(label.configuration or label.agent, model_of(ledger))
+        if n is not None:
+            key = order[n].configuration or order[n].agent
+            if key not in found.models:
+                found.models[key] = model_of(ledger)
+        return n
+
+    def emit(n: int, ledger: Ledger) -> None:
+        if not done[n]:
+            done[n] = 1
+            shards.put(n, run_payload(order[n].run_id, ledger, labels_of(n)))
 
     try:
         if ledgers is not None:
-            # In row order, so no payload waits in the spool (one JSON dump per run
-            # instead of three steps); a configuration's model is still its first
-            # ledger's in the map's order, as when streaming.
+            # Written in row order, so no payload waits in the spool (one JSON dump per
+            # run instead of three steps); the models are still named in the map's order,
+            # as when streaming.
             for ledger in ledgers.values():
-                n = number.get(ledger.header.run_id)
-                if n is not None:
-                    label = order[n]
-                    found.models.setdefault(label.configuration or label.agent, model_of(ledger))
-            for label in order:
+                row_of(ledger)
+            for n, label in enumerate(order):
                 given = ledgers.get(label.run_id)
                 if given is not None:
-                    emit(given)
+                    emit(n, given)
         else:
             for path in ledger_paths(run_root):
                 try:
-                    emit(read_ledger(path))
+                    ledger = read_ledger(path)
                 except LedgerError as exc:
                     found.problems.append(str(exc))
+                    continue
+                row = row_of(ledger)
+                if row is not None:
+                    emit(row, ledger)
         for n, label in enumerate(order):
             if not done[n]:
                 found.missing.append(label.run_id)
