@@ -2,12 +2,14 @@
 """What the experiment engine costs around its episodes, this tree against a baseline commit.
 
 The demo's faulted runs (the shipped case set × its five scripted agents × two seeds, 3,340
-runs) go through ``run_case_set`` — the engine's event loop, a worker thread per episode,
+runs) go through ``run_case_set`` — the engine's event loop, a worker thread per episode (or none),
 the status log — in a child process per side, under the collector setting the command line
 uses. Each child reports its CPU time split three ways:
 
-* **loop**: the main thread (the event loop: scheduling, gates, the status log, callbacks);
-* **episodes**: inside ``run_episode`` (worker threads);
+* **loop**: the main thread (the event loop: scheduling, gates, the status log, callbacks),
+  less the episodes played on it;
+* **episodes**: inside ``run_episode`` (worker threads, or the main thread for scripted
+  participants where the tree plays them there);
 * **around**: the rest (the worker's set-up and the run's cost and digest, thread hand-offs,
   the domains' one-off prewarm).
 
@@ -41,7 +43,7 @@ from sscbench.cli.rare_gc import rare_collections
 from sscbench.experiments import execute
 from sscbench.experiments.inline import run_case_set
 
-inside = [0.0]
+inside = [0.0, 0.0]  # every episode's CPU; the part on the main thread
 episode = execute.run_episode
 
 def timed(*args, **kwargs):
@@ -49,7 +51,10 @@ def timed(*args, **kwargs):
     try:
         return episode(*args, **kwargs)
     finally:
-        inside[0] += time.thread_time() - start
+        spent = time.thread_time() - start
+        inside[0] += spent
+        if threading.current_thread() is threading.main_thread():
+            inside[1] += spent
 
 execute.run_episode = timed
 case_set = load_case_set(None)
@@ -57,7 +62,7 @@ out = Path(sys.argv[1])
 with rare_collections():
     cpu, loop = time.process_time(), time.thread_time()
     session = run_case_set(case_set, DEMO_AGENTS, out, seeds=range(2))
-    cpu, loop = time.process_time() - cpu, time.thread_time() - loop
+    cpu, loop = time.process_time() - cpu, time.thread_time() - loop - inside[1]
 runs = len(session.records)
 print(json.dumps({"runs": runs, "cpu_s": cpu, "loop_s": loop, "episodes_s": inside[0],
                   "around_s": cpu - loop - inside[0]}))

@@ -50,6 +50,7 @@ class Registry(Generic[T]):
         self.group = group
         self._entries: dict[str, T] = {}
         self._params: dict[str, type[BaseModel]] = {}
+        self._brief: set[str] = set()
         self._plugins_loaded = group is None
 
     def register(self, name: str) -> Callable[[T], T]:
@@ -61,14 +62,24 @@ class Registry(Generic[T]):
 
         return decorator
 
-    def add(self, name: str, obj: T, params: type[BaseModel] | None = None) -> None:
+    def add(
+        self, name: str, obj: T, params: type[BaseModel] | None = None, *, brief: bool = False
+    ) -> None:
         """Register ``obj`` under ``name`` (with the model its parameters must satisfy); a
-        duplicate name raises."""
+        duplicate name raises. ``brief``: what it does in an episode is brief work in this
+        process — no model call, no network, no other process to wait for (the scripted
+        agents and user) — so the engine may play its episodes on its own thread."""
         if name in self._entries:
             raise DuplicateNameError(f"{self.what} {name!r} is already registered")
         self._entries[name] = obj
         if params is not None:
             self._params[name] = params
+        if brief:
+            self._brief.add(name)
+
+    def is_brief(self, name: str) -> bool:
+        """Whether ``name`` was registered as brief (an unknown name is not)."""
+        return name in self._brief
 
     def validate(self, name: str, params: Mapping[str, Any]) -> dict[str, Any]:
         """``params`` checked and converted by ``name``'s parameter model: the keys given,

@@ -1,8 +1,10 @@
 """Run a schedule: asyncio on top, synchronous episodes in worker threads.
 
 Episodes are blocking code (the environment, the SDKs), so each runs in a thread through
-:func:`asyncio.to_thread`; a semaphore of ``concurrency`` slots bounds how many run at once
-and the loop's default executor is sized to match (the stock one has only ``cpu + 4``
+:func:`asyncio.to_thread` (the local executor plays an episode of only scripted
+participants on the loop's thread: no parallelism to gain, only hand-offs to pay); a
+semaphore of ``concurrency`` slots bounds how many run at once and the loop's default
+executor is sized to match (the stock one has only ``cpu + 4``
 threads, far too few for latency-bound provider runs). Per-provider rate limits are
 enforced inside the provider client and shared by all threads.
 

@@ -4,7 +4,8 @@ The engine (:mod:`sscbench.experiments.engine`) decides *what* runs — the prot
 budget, resume — and stays the only writer of ``schedule.jsonl`` and of the run
 directories' final places. An executor only runs one episode and hands back its outcome:
 
-* :class:`LocalExecutor` runs it in a thread of this process, straight into its directory.
+* :class:`LocalExecutor` runs it in this process (a worker thread, or the loop's own thread
+  for scripted participants), straight into its directory.
 * :class:`RayExecutor` runs it as a Ray task that writes into a private staging directory
   (``DIR/.staging/<run>.<attempt id>``) on storage the driver can see; the driver then
   moves the staged run into place with one rename. A worker killed mid-episode leaves only
@@ -37,6 +38,7 @@ from sscbench.experiments.execute import (
     execute_into,
     execute_run,
     ledger_digest,
+    plays_briefly,
     prewarm,
 )
 from sscbench.experiments.load import Experiment, UserSetting
@@ -98,13 +100,18 @@ def _local(run: ScheduledRun, experiment: Experiment, out: Path, episode: Episod
 
 
 class LocalExecutor:
-    """Episodes in worker threads of this process (the default)."""
+    """Episodes in this process (the default): in worker threads, or — when every
+    participant is brief work here (:func:`~sscbench.experiments.execute.plays_briefly`:
+    the scripted agents and user) — on the event loop's own thread, where a thread gives
+    no parallelism (the GIL) and its hand-offs only cost CPU."""
 
     def __init__(self, episode: Episode = execute_into) -> None:
         self._episode = episode
 
     async def run(self, run: ScheduledRun, experiment: Experiment, out: Path) -> Outcome:
-        """One episode in a thread."""
+        """One episode, on this thread if it plays briefly, else in a worker thread."""
+        if self._episode is execute_into and plays_briefly(run, experiment.user):
+            return _local(run, experiment, out, self._episode)
         return await asyncio.to_thread(_local, run, experiment, out, self._episode)
 
     async def warm(self, domain: str) -> None:

@@ -11,7 +11,7 @@ from sscbench.users.scripted import ScriptedUser
 from sscbench.users.simulator import UserSimulator, register_simulator_user
 
 USERS: Registry[Callable[..., User]] = Registry("user", group="sscbench.users")
-USERS.add("scripted", ScriptedUser, params=NoParams)
+USERS.add("scripted", ScriptedUser, params=NoParams, brief=True)
 register_simulator_user(USERS)
 
 

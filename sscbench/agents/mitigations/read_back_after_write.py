@@ -100,4 +100,4 @@ class ReadBackAfterWrite(BaseMitigation):
         return f"{CALL_PREFIX}{self._count}"
 
 
-MITIGATIONS.add(NAME, ReadBackAfterWrite, params=NoParams)
+MITIGATIONS.add(NAME, ReadBackAfterWrite, params=NoParams, brief=True)

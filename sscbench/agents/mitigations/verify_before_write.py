@@ -36,4 +36,4 @@ class VerifyBeforeWrite(BaseMitigation):
         return with_addendum(ctx, TEXT, NAME)
 
 
-MITIGATIONS.add(NAME, VerifyBeforeWrite, params=NoParams)
+MITIGATIONS.add(NAME, VerifyBeforeWrite, params=NoParams, brief=True)

@@ -60,13 +60,15 @@ class MixedParams(ScriptedParams):
 
 def _register() -> None:
     for variant, habits in HABITS.items():
-        AGENTS.add(f"scripted:{variant}", _fixed(variant, habits), params=ScriptedParams)
+        AGENTS.add(
+            f"scripted:{variant}", _fixed(variant, habits), params=ScriptedParams, brief=True
+        )
 
     def mixed(p: float = 0.5, phrasing: str = DEFAULT_PHRASING) -> ScriptedAgent:
         # make_agent has checked p and phrasing against MixedParams
         return ScriptedAgent("mixed", mixed_habits(p), p=p, phrasing=phrasing)
 
-    AGENTS.add("scripted:mixed", mixed, params=MixedParams)
+    AGENTS.add("scripted:mixed", mixed, params=MixedParams, brief=True)
 
 
 _register()

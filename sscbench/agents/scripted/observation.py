@@ -229,7 +229,7 @@ def _register() -> None:
         def make(phrasing: str = "plain", _b: str = behaviour) -> ContractAgent:
             return ContractAgent(_b, phrasing)
 
-        AGENTS.add(f"scripted:{behaviour}", make, params=ScriptedParams)
+        AGENTS.add(f"scripted:{behaviour}", make, params=ScriptedParams, brief=True)
 
 
 _register()
