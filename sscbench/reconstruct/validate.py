@@ -48,7 +48,7 @@ def read_truth(path: Path) -> list[dict[str, Any]]:
     if data and not data.endswith(b"\n"):
         raise LedgerError(path, data.count(b"\n") + 1, "cut off (no newline at the end)")
     records = []
-    for number, rec in iter_jsonl(path):
+    for number, rec in iter_jsonl(path, data):  # the bytes read above, not read again
         try:
             TRUTH_RECORD.validate_python(rec)
         except ValidationError as exc:
