@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -31,17 +31,26 @@ class Delivered:
     parsed: bool
 
 
-class History:
-    """Model-visible events of one run (a ledger's events, or a witness continuation)."""
+Parse = Callable[[str], tuple[Any, bool]]
+"""An observation's content → (its JSON value, True), or (the text, False)."""
 
-    def __init__(self, events: Sequence[VisibleEvent]) -> None:
+
+class History:
+    """Model-visible events of one run (a ledger's events, or a witness continuation).
+
+    ``parse`` reads each observation's content (:func:`_parse` by default; a labelling
+    pass gives :class:`SharedParses`, whose values several histories share)."""
+
+    def __init__(self, events: Sequence[VisibleEvent], parse: Parse | None = None) -> None:
         self.events = tuple(events)
+        self._parse: Parse = _parse if parse is None else parse
 
     @cached_property
     def delivered(self) -> tuple[Delivered, ...]:
         """Every tool observation with its call, in step order."""
         calls: dict[str, AgentToolCall] = {}
         out: list[Delivered] = []
+        parse = self._parse
         for event in self.events:
             if isinstance(event, AgentToolCall):
                 calls[event.call_id] = event
@@ -49,7 +58,7 @@ class History:
                 call = calls.get(event.call_id)
                 if call is None:
                     continue
-                data, parsed = _parse(event.content)
+                data, parsed = parse(event.content)
                 out.append(Delivered(event.step, call, event, data, parsed))
             elif isinstance(event, SystemNotice):
                 out.append(_notice(event))
@@ -111,6 +120,35 @@ def _parse(content: str) -> tuple[Any, bool]:
         return json.loads(content), True
     except json.JSONDecodeError:
         return content, False
+
+
+PARSES_LIMIT = 1024
+"""Observation texts a :class:`SharedParses` keeps (oldest dropped first)."""
+
+
+class SharedParses:
+    """:func:`_parse` once per observation text for as long as the text is among the
+    :data:`PARSES_LIMIT` latest: the runs of a task read the same records (every agent
+    and seed that looks the user or the order up gets the same text before its first
+    write), and a run set is labelled in path order, its runs of a case side by side.
+    A text seen once costs a lookup and an insertion (its hash is kept by the string
+    and serves every later lookup of it), against a parse ten times that per kilobyte.
+
+    The values are shared by every history that reads the same text: read-only, as
+    every reader of :attr:`Delivered.data` already treats them."""
+
+    def __init__(self, limit: int = PARSES_LIMIT) -> None:
+        self.limit = limit
+        self._found: dict[str, tuple[Any, bool]] = {}
+
+    def __call__(self, content: str) -> tuple[Any, bool]:
+        """``content`` parsed as :func:`_parse` parses it."""
+        found = self._found.get(content)
+        if found is None:
+            found = self._found[content] = _parse(content)
+            if len(self._found) > self.limit:
+                del self._found[next(iter(self._found))]
+        return found
 
 
 def _notice(event: SystemNotice) -> Delivered:

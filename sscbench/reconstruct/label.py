@@ -24,7 +24,7 @@ from sscbench.fault_contracts.contract import (
     WriteSuppression,
 )
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
-from sscbench.fault_contracts.history import History, arguments_match
+from sscbench.fault_contracts.history import History, SharedParses, arguments_match
 from sscbench.fault_contracts.io import ledger_contract
 from sscbench.fault_contracts.refutation import refutation_arrival
 from sscbench.fault_contracts.relations.device_check import relayed_parts
@@ -37,6 +37,10 @@ from sscbench.records.events import AgentMessage, AgentToolCall, UserMessage, by
 from sscbench.records.ledger import Ledger, read_ledger
 from sscbench.runs.episode import HIDDEN_FILE, LEDGER_FILE
 from sscbench.user_files import find_files
+
+PARSES = SharedParses()
+"""Observation texts parsed for the runs labelled in this process (the runs of a case
+read the same records: each is parsed once while it is among the latest texts)."""
 
 
 def fault_step(contract: FaultContract, history: History) -> int | None:
@@ -249,7 +253,7 @@ def label_ledger(
     contract = ledger_contract(ledger)
     if contract is None:
         return _clean(ledger)
-    history = History(ledger.events)
+    history = History(ledger.events, PARSES)
     base = _run_fields(ledger, contract)
     t_f_step = fault_step(contract, history)
     triggered, why = triggered_state(run_dir, t_f_step)

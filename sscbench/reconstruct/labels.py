@@ -10,9 +10,8 @@ from typing import Any, ClassVar, Literal, Protocol
 from pydantic import (
     BaseModel,
     ConfigDict,
-    SerializerFunctionWrapHandler,
+    Field,
     ValidationError,
-    model_serializer,
     model_validator,
 )
 
@@ -24,6 +23,13 @@ from sscbench.user_files import validation_problem
 EventStatus = Literal["found", "never", "none", "undecidable"]
 ArrivalLabel = Literal["before", "after", "absent", "none", "undecidable"]
 StanceLabel = Literal["endorse", "retract", "undecidable"]
+
+
+def _absent(value: Any) -> bool:
+    """The optional labels are left out of a line when absent (``None``), so lines without
+    them keep their bytes: a field-level exclusion, where a wrap serializer turned every
+    label into a Python dict and back on its way to JSON."""
+    return value is None
 
 
 class EventTime(BaseModel):
@@ -168,19 +174,19 @@ class RunLabels(VersionedRecord):
     line stays the version-1 line it always was, and a reader that predates the field
     refuses such a line with the "newer" message instead of misreading it."""
 
-    contract_label: dict[str, Any] | None = None
+    contract_label: dict[str, Any] | None = Field(default=None, exclude_if=_absent)
     """Observation-contract runs: the primary label by severity (validity / integrity /
     meta, :mod:`sscbench.reconstruct.contract_labels`); absent for other operators, so
     their lines keep their bytes."""
 
-    adjudication: dict[str, Any] | None = None
+    adjudication: dict[str, Any] | None = Field(default=None, exclude_if=_absent)
     """``reconstruct --classifier rules+llm``: which path decided the run's uses
     (``rules``, or ``llm-adjudicated`` with the model, the steps it re-read and what it
     changed) and the rules' confidence and threshold that chose it
     (:mod:`sscbench.reconstruct.adjudicate`); absent otherwise, so other lines keep
     their bytes."""
 
-    refutation_channel: RefutationChannel | None = None
+    refutation_channel: RefutationChannel | None = Field(default=None, exclude_if=_absent)
     """How the refutation at ``T_E`` reached the agent, written only when it came through
     the user (``user``: a customer message relaying a device reading, telecom); absent
     when it was an agent tool observation or nothing arrived, so those lines keep their
@@ -199,15 +205,6 @@ class RunLabels(VersionedRecord):
                 version = max(4, version)
             if version > 1:
                 return {**data, "schema_version": version}
-        return data
-
-    @model_serializer(mode="wrap")
-    def _omit_absent_labels(self, handler: SerializerFunctionWrapHandler) -> Any:
-        data = handler(self)
-        if isinstance(data, dict):
-            for name in ("contract_label", "adjudication", "refutation_channel"):
-                if data.get(name) is None:
-                    data.pop(name, None)
         return data
 
 

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import stat
+import sys
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
-from pydantic_core import PydanticSerializationError
+from pydantic_core import PydanticSerializationError, from_json
 
 from sscbench.errors import LedgerError, OutputError
 from sscbench.records.events import (
@@ -317,6 +318,22 @@ def read_ledger(path: Path | str) -> Ledger:
     return Ledger(path=path, header=header, events=tuple(events), end=end, sha256=digest)
 
 
+def _header_object(line: bytes) -> Any:
+    """The header line as ``json.loads`` reads it (raising what it raises), by pydantic's
+    JSON reader where that gives the same object: it refuses everything ``json.loads``
+    refuses except an integer past Python's digit limit, which a line no longer than the
+    limit cannot hold, and it refuses a lone surrogate escape, which ``json.loads`` then
+    reads. About a third of the standard library's time on a header (its contract)."""
+    text = line.decode("utf-8")
+    limit = sys.get_int_max_str_digits()
+    if not limit or len(line) <= limit:
+        try:
+            return from_json(text)
+        except ValueError:
+            pass
+    return json.loads(text)
+
+
 def _read_fast(path: Path, data: bytes) -> Ledger | None:
     """The ledger when every line is a well-formed record in order, parsed by pydantic's
     own JSON reader (no Python dict in between: the largest single cost of labelling a
@@ -331,7 +348,7 @@ def _read_fast(path: Path, data: bytes) -> Ledger | None:
         return None  # empty, or a last line without its newline (maybe cut off)
     first, *rest = lines
     try:
-        obj = json.loads(first.decode("utf-8"))
+        obj = _header_object(first)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(obj, dict):

@@ -10,7 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sscbench.fault_contracts.history import _parse
+from sscbench.fault_contracts.history import History, SharedParses, _parse
+from sscbench.records.events import AgentToolCall, ToolObservation
 
 
 def _defined(content: str) -> tuple[Any, bool]:
@@ -45,3 +46,34 @@ def test_plain_text_and_json_after_whitespace() -> None:
     assert _parse(' \n{"a": 1}') == ({"a": 1}, True)
     assert _parse("") == ("", False)
     assert _parse("  -1") == (-1, True)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
+def test_shared_parses_parse_as_parse_does(content: str) -> None:
+    shared = SharedParses(limit=2)
+    for _ in range(2):  # a miss, then a hit
+        data, parsed = shared(content)
+        want, want_parsed = _parse(content)
+        assert parsed == want_parsed
+        assert _same(data, want)
+
+
+def test_shared_parses_keep_the_latest_texts() -> None:
+    shared = SharedParses(limit=2)
+    first = shared('{"a": [1]}')[0]
+    assert shared('{"a": [1]}')[0] is first  # kept: parsed once
+    shared('{"b": 2}')
+    shared('{"c": 3}')  # the third text drops the oldest
+    again = shared('{"a": [1]}')[0]
+    assert again == first and again is not first
+
+
+def test_a_history_reads_through_its_parse() -> None:
+    call = AgentToolCall(step=0, turn=0, call_id="c", name="get", arguments={})
+    seen = ToolObservation(step=1, turn=0, call_id="c", content='{"x": 1}', error=False)
+    shared = SharedParses()
+    one, two = History([call, seen], shared), History([call, seen], shared)
+    assert one.delivered[0].data == {"x": 1} and one.delivered[0].parsed
+    assert two.delivered[0].data is one.delivered[0].data
+    assert History([call, seen]).delivered[0].data is not one.delivered[0].data

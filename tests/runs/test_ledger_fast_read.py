@@ -5,9 +5,13 @@ file it does not accept goes the defining way, with the same errors."""
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sscbench.errors import LedgerError
 from sscbench.fault_contracts.history import _parse
@@ -111,3 +115,42 @@ def test_observation_content_parses_as_json_loads_would(content: str) -> None:
     except json.JSONDecodeError:
         expected = (content, False)
     assert repr(_parse(content)) == repr(expected)
+
+
+PIECES = [" ", "\t", "\n", "\r", "\ufeff", "\x0c", "{", "}", "[", "]", '"', ":", ",", "-",
+          "0", "7", "1.5", "e3", "null", "true", "false", "NaN", "Infinity", "a", "\\ud800",
+          "\\", '"k":', "é"]  # fmt: skip
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8).map("".join))
+def test_the_header_object_is_what_json_loads_reads(text: str) -> None:
+    try:
+        want: object = ("read", _typed(json.loads(text)))
+    except ValueError:
+        want = "refused"
+    try:
+        got: object = (
+            "read",
+            _typed(ledger_mod._header_object(text.encode("utf-8", "surrogatepass"))),
+        )
+    except ValueError:
+        got = "refused"
+    assert repr(got) == repr(want)
+
+
+def test_a_header_with_an_integer_past_the_digit_limit_fails_as_before(tmp_path: Path) -> None:
+    # pydantic's reader has a cap of its own, but a process may set a lower limit.
+    lines = _golden().rstrip(b"\n").split(b"\n")
+    assert b'"variants":{}' in lines[0]
+    header = lines[0].replace(b'"variants":{}', b'"variants":{"n":' + b"1" * 2000 + b"}", 1)
+    path = tmp_path / "ledger.jsonl"
+    path.write_bytes(b"\n".join([header, *lines[1:]]) + b"\n")
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(1000)
+    try:
+        assert ledger_mod._read_fast(path, path.read_bytes()) is None
+        with pytest.raises(LedgerError, match="integer too long"):
+            read_ledger(path)
+    finally:
+        sys.set_int_max_str_digits(before)

@@ -26,6 +26,7 @@ from sscbench.reconstruct.rules.base import (
     USE_RULES,
     RunView,
     UseRules,
+    by_text,
     find_scalar,
     record_phrase,
     short_value,
@@ -383,13 +384,23 @@ class _OrderRefs:
     ordered: tuple[str, ...]
 
 
-def _order_refs(view: RunView, order_id: str, order: dict[str, Any], option: str) -> _OrderRefs:
-    """:class:`_OrderRefs` of a delivered order record, found once per run and record (the
-    model is rebuilt at each arrival from every order the run has seen)."""
-    note = f"order_refs:{id(order)}"
-    found = view.notes.get(note)
-    if isinstance(found, _OrderRefs):
-        return found
+ORDER_REFS_BY_TEXT: dict[tuple[str, str, str], _OrderRefs] = {}
+""":func:`_order_refs` by the record's text, order id and option."""
+
+
+def _order_refs(order_id: str, delivered: Delivered, option: str) -> _OrderRefs:
+    """:class:`_OrderRefs` of a delivered order record, found once per process for each
+    record text (the model is rebuilt at each arrival from every order the run has seen,
+    and the runs of a task read the same order records)."""
+    order = delivered.data
+    return by_text(
+        ORDER_REFS_BY_TEXT,
+        (delivered.observation.content, order_id, option),
+        lambda: _order_refs_of(order_id, order, option),
+    )
+
+
+def _order_refs_of(order_id: str, order: dict[str, Any], option: str) -> _OrderRefs:
     names: list[tuple[str, str | None]] = []
     weak: list[str] = []
     holders: list[tuple[str, str]] = []
@@ -422,9 +433,7 @@ def _order_refs(view: RunView, order_id: str, order: dict[str, Any], option: str
     for form, key in _descriptions(order, order_id, option):
         names.append((form, key))
         weak.append(form)
-    found = _OrderRefs(tuple(names), tuple(weak), tuple(holders), tuple(ordered))
-    view.notes[note] = found
-    return found
+    return _OrderRefs(tuple(names), tuple(weak), tuple(holders), tuple(ordered))
 
 
 class ItemOptionRules(UseRules):
@@ -458,8 +467,8 @@ class ItemOptionRules(UseRules):
         weak: set[str] = set()
         holders: dict[str, set[str]] = {}
         ordered: set[str] = set()
-        for order_id, order in orders(view, step).items():
-            refs = _order_refs(view, order_id, order, option)
+        for order_id, delivered in order_deliveries(view, step).items():
+            refs = _order_refs(order_id, delivered, option)
             for form, key in refs.names:
                 entities = lexicon.setdefault(form, set())
                 if key is not None:

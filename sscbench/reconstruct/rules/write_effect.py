@@ -222,7 +222,16 @@ def passenger_names(text: str, claimed: Any, stored: Any) -> list[ValueMention]:
 
 def scope_end(view: RunView) -> int | None:
     """Step of the first later write that changed the affected fields under another request:
-    after it, statements about those fields concern a new state, not the request's effect."""
+    after it, statements about those fields concern a new state, not the request's effect.
+    Found once per run (every message and call after the fault asks)."""
+    found = view.notes.get("scope_end")
+    if not isinstance(found, tuple):
+        found = view.notes["scope_end"] = (_scope_end(view),)
+    end: int | None = found[0]
+    return end
+
+
+def _scope_end(view: RunView) -> int | None:
     c = view.contract
     request = c.target.logical_request or {}
     fields = set(c.target.paths)
@@ -239,9 +248,17 @@ def scope_end(view: RunView) -> int | None:
     return None
 
 
-def _claimed_amounts(view: RunView) -> set[str]:
+def _claimed_amounts(view: RunView) -> frozenset[str]:
     """Money amounts only the claimed effect implies: new payment-history entries of the
-    success payload, the new prices and their total."""
+    success payload, the new prices and their total. Found once per run (the model's
+    inputs name them at every record arrival)."""
+    found = view.notes.get("claimed_amounts")
+    if not isinstance(found, frozenset):
+        found = view.notes["claimed_amounts"] = frozenset(_amounts_claimed(view))
+    return found
+
+
+def _amounts_claimed(view: RunView) -> set[str]:
     c = view.contract
     out: set[str] = set()
     payload = next((d.data for d in view.history.delivered if d.step == view.t_f), None)
