@@ -160,12 +160,14 @@ class JsonlWriter:
 
     def _write(self, data: bytes) -> None:
         try:
-            view = memoryview(data)
-            while view:  # a raw write may take part of the bytes (a full disk, a signal)
-                done = self._fh.write(view)
-                if done is None:  # pragma: no cover - only a non-blocking file says so
-                    continue
-                view = view[done:]
+            done = self._fh.write(data)  # nearly always all of it: no view, no loop
+            if done != len(data):  # a raw write may take part of the bytes (a full disk, a signal)
+                view = memoryview(data)[done or 0 :]
+                while view:
+                    done = self._fh.write(view)
+                    if done is None:  # pragma: no cover - only a non-blocking file says so
+                        continue
+                    view = view[done:]
             if self._fsync:
                 os.fsync(self._fh.fileno())
         except OSError as exc:

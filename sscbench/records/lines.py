@@ -28,16 +28,28 @@ _ARGUMENTS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 def _plain(value: Any) -> bool:
     """Whether ``value`` is JSON already (so its JSON-mode dump is itself): str-keyed
-    dicts, lists, strings, ints, bools, ``None`` and finite floats."""
+    dicts, lists, strings, ints, bools, ``None`` and finite floats. Loops rather than
+    ``all()`` over a generator, and leaves tested in place: every tool call's arguments
+    pass through here (1.5% of a retail episode)."""
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None:
         return True
     if kind is float:
         return isfinite(value)
     if kind is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
+        for key, item in value.items():
+            if type(key) is not str:
+                return False
+            leaf = type(item)
+            if not (leaf is str or leaf is int or leaf is bool or item is None or _plain(item)):
+                return False
+        return True
     if kind is list:
-        return all(_plain(v) for v in value)
+        for item in value:
+            leaf = type(item)
+            if not (leaf is str or leaf is int or leaf is bool or item is None or _plain(item)):
+                return False
+        return True
     return False
 
 
