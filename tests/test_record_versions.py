@@ -23,9 +23,18 @@ from sscbench.experiments.status import RunRecord, SessionRecord
 from sscbench.fault_contracts.injection import FaultDelivery
 from sscbench.llm.records import ProviderCall
 from sscbench.reconstruct.labels import RunLabels
-from sscbench.records.events import RECORD_ADAPTER, AgentToolCall, ToolObservation
+from sscbench.records.events import (
+    RECORD_ADAPTER,
+    AgentMessage,
+    AgentToolCall,
+    Header,
+    ParticipantSpec,
+    ToolObservation,
+    UserMessage,
+)
 from sscbench.records.hidden import StateCheck
-from sscbench.records.ledger import dump_line, dump_line_reference
+from sscbench.records.ledger import _spelled_apart, dump_line, dump_line_reference
+from sscbench.records.lines import _plain, fast_line
 
 FIXTURES = Path(__file__).parent / "fixtures" / "records"
 BY_KIND: dict[str, dict[str, type[BaseModel]]] = {
@@ -146,6 +155,55 @@ def test_the_fast_writer_matches_the_reference_on_any_payload(
         ToolObservation(ts=1e-6, step=2, turn=2, call_id="c", content=content, error=False),
     ):
         assert dump_line(record) == dump_line_reference(record)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    arguments=st.dictionaries(st.text(max_size=8), JSON_VALUES, max_size=4),
+    content=st.text(),
+    vt=st.floats(allow_nan=False, allow_infinity=False, min_value=0.0)
+    | st.sampled_from([0.0, 1e-5, 1.5e-7, 1e16, 12.5]),
+    harness=st.booleans(),
+)
+def test_clocked_and_harness_events_write_the_reference_bytes(
+    arguments: dict[str, Any], content: str, vt: float, harness: bool
+) -> None:
+    """Every event of a clocked run carries ``vt``; a delivered refutation's call and
+    observation carry ``origin``: their lines are spelled directly, with the same bytes."""
+    origin = "harness" if harness else None
+    call = AgentToolCall(
+        ts=0.5, step=1, turn=1, vt=vt, call_id="c", name="t", arguments=arguments, origin=origin
+    )
+    assert dump_line(call) == dump_line_reference(call)
+    assert (fast_line(call) is not None) == _plain(arguments)  # spelled unless not JSON
+    for record in (
+        ToolObservation(
+            ts=None, step=2, turn=2, vt=vt, call_id="c", content=content, error=True, origin=origin
+        ),
+        UserMessage(ts=2.5, step=3, turn=3, vt=vt, content=content),
+        AgentMessage(ts=2.5, step=4, turn=4, vt=vt, content=content),
+    ):
+        assert fast_line(record) == dump_line_reference(record)
+
+
+def test_text_that_only_looks_like_an_exponent_keeps_the_fast_path() -> None:
+    """A small float pydantic spells apart (``1.5e-7``) follows a digit; a run id such as
+    ``airline-1-…`` (in every airline header) does not send its line to the slow path."""
+    assert not _spelled_apart('{"run_id":"airline-1-scripted_gold-s0","seed":0}')
+    assert _spelled_apart('{"x":1.5e-7}')
+    assert _spelled_apart('{"x":0.00001}')
+    header = Header(
+        sscbench_version="0",
+        tau2_version="0",
+        run_id="airline-1-x",
+        domain="airline",
+        task_id="1",
+        agent=ParticipantSpec(name="a"),
+        user=ParticipantSpec(name="u"),
+        seed=0,
+        max_steps=1,
+    )
+    assert dump_line(header) == dump_line_reference(header)
 
 
 def test_a_lone_surrogate_takes_the_reference_path() -> None:

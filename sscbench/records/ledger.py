@@ -66,10 +66,17 @@ class TruncatedLineWarning(UserWarning):
     """A ledger's last line was cut off (the writer crashed mid-line) and was dropped."""
 
 
-_FLOAT_SPELLED_APART = re.compile(r"0\.0000|e-[1-9](?![0-9])")
+_FLOAT_SPELLED_APART = re.compile(r"0\.0000|[0-9]e-[1-9](?![0-9])")
 """Where pydantic's JSON could differ from the standard library's: a float below 1e-4
 (``0.00001``, ``1.5e-7``; Python writes ``1e-05``, ``1.5e-07``). Any match, even inside a
-string, sends the record down the reference path."""
+string, sends the record down the reference path. An exponent follows a digit, so text
+such as a run id ``airline-1-…`` does not (every airline header used to)."""
+
+
+def _spelled_apart(line: str) -> bool:
+    """Whether ``line`` may hold a float pydantic spells apart: substring tests first (a
+    scan of the whole line at C speed), the expression only when one could match."""
+    return ("0.0000" in line or "e-" in line) and _FLOAT_SPELLED_APART.search(line) is not None
 
 
 def dump_line_reference(record: BaseModel) -> str:
@@ -93,7 +100,7 @@ def dump_line(record: BaseModel) -> str:
             line = record.model_dump_json()
         except PydanticSerializationError:
             line = ""
-        if not line or _FLOAT_SPELLED_APART.search(line):
+        if not line or _spelled_apart(line):
             line = dump_line_reference(record)
     return redact_secrets(line) if _SECRETS else line
 
@@ -112,8 +119,10 @@ class JsonlWriter:
     held bytes when it was opened is hashed from those bytes first.
     """
 
-    def __init__(self, path: Path, *, fsync: bool = False) -> None:
-        self.path = path
+    def __init__(self, path: Path | str, *, fsync: bool = False) -> None:
+        # A run opens four files per episode: a string path skips pathlib's parsing and
+        # joining (a few percent of a scripted episode); :attr:`path` is built when asked.
+        self._name = path
         self._fsync = fsync
         self._failed = False
         self._hash = hashlib.sha256()
@@ -124,6 +133,11 @@ class JsonlWriter:
                     self._hash.update(earlier.read(self._fh.tell()))
         except OSError as exc:
             raise OutputError(path, exc) from None
+
+    @property
+    def path(self) -> Path:
+        """The file being written."""
+        return Path(self._name)
 
     @property
     def sha256(self) -> str | None:
@@ -147,12 +161,14 @@ class JsonlWriter:
 
     def _write(self, data: bytes) -> None:
         try:
-            view = memoryview(data)
-            while view:  # a raw write may take part of the bytes (a full disk, a signal)
-                done = self._fh.write(view)
-                if done is None:  # pragma: no cover - only a non-blocking file says so
-                    continue
-                view = view[done:]
+            done = self._fh.write(data)  # nearly always all of it: no view, no loop
+            if done != len(data):  # a raw write may take part of the bytes (a full disk, a signal)
+                view = memoryview(data)[done or 0 :]
+                while view:
+                    done = self._fh.write(view)
+                    if done is None:  # pragma: no cover - only a non-blocking file says so
+                        continue
+                    view = view[done:]
             if self._fsync:
                 os.fsync(self._fh.fileno())
         except OSError as exc:

@@ -8,6 +8,7 @@ agents. Each model-visible item is appended to the ledger the moment it exists.
 
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -148,6 +149,7 @@ def run_episode(
     elif intervention is not None:
         raise ValueError("pass the intervention to EpisodeEnvironment.open when passing env")
     run_dir.mkdir(parents=True, exist_ok=False)
+    base = os.fspath(run_dir)  # the run's files are joined as text (pathlib's join is slower)
     outside = cast(RunsOutside, agent) if _has(agent, "connect", "finish") else None
     client = None
     not_connected: Exception | None = None
@@ -158,7 +160,7 @@ def run_episode(
             not_connected = exc
     finished = False
     try:
-        with JsonlWriter(run_dir / LEDGER_FILE) as ledger:
+        with JsonlWriter(f"{base}/{LEDGER_FILE}") as ledger:
             ledger.append(
                 Header(
                     ts=time.time(),
@@ -221,9 +223,9 @@ def run_episode(
                 finished = True
                 outside.finish(tuple(rec.history), end)
             extra = [] if control is None else [control.record()]
-            _write_sidecars(run_dir, env, agent, user, end, extra)
+            _write_sidecars(base, env, agent, user, end, extra)
             if env.user_toolkit is not None:  # written even when empty: "no device calls"
-                with JsonlWriter(run_dir / DEVICE_FILE) as device:
+                with JsonlWriter(f"{base}/{DEVICE_FILE}") as device:
                     device.append_all(rec.device)
             ledger.append(end)
         if on_ledger is not None:
@@ -350,7 +352,7 @@ def _view(history: list[VisibleEvent]) -> Sequence[VisibleEvent]:
 
 
 def _write_sidecars(
-    run_dir: Path,
+    base: str,
     env: EpisodeEnvironment,
     agent: Agent,
     user: User,
@@ -372,16 +374,16 @@ def _write_sidecars(
             owned_entities=sorted(f"{c}/{k}" for c, k in env.state.owned),
         )
     )
-    with JsonlWriter(run_dir / HIDDEN_FILE) as out:
+    with JsonlWriter(f"{base}/{HIDDEN_FILE}") as out:
         out.append_all(hidden)
     truth = getattr(agent, "truth", None)  # RecordsTruth
     if truth is not None:  # written even when empty: "used nothing" is truth
-        with JsonlWriter(run_dir / TRUTH_FILE) as out:
+        with JsonlWriter(f"{base}/{TRUTH_FILE}") as out:
             out.append_all(truth)
 
     client_events = getattr(agent, "client_events", None)  # RecordsClientEvents
     if client_events is not None:
-        with JsonlWriter(run_dir / CLIENT_FILE) as out:
+        with JsonlWriter(f"{base}/{CLIENT_FILE}") as out:
             out.append_all(client_events)
 
     calls: list[BaseModel] = [
@@ -390,5 +392,5 @@ def _write_sidecars(
         for call in getattr(participant, "provider_calls", None) or ()  # RecordsProviderCalls
     ]
     if calls:
-        with JsonlWriter(run_dir / PROVIDER_CALLS_FILE) as out:
+        with JsonlWriter(f"{base}/{PROVIDER_CALLS_FILE}") as out:
             out.append_all(calls)

@@ -430,3 +430,30 @@ def test_append_all_writes_the_lines_append_writes_in_one_call(tmp_path: Path) -
     assert (tmp_path / "all.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
     assert batch.sha256 == one.sha256
     assert len(writes) == 1
+
+
+def test_a_short_write_is_finished_by_further_writes(tmp_path: Path) -> None:
+    """A raw write may take part of the bytes (a signal, a nearly full disk): the writer
+    hands the rest over until the line is whole, and the digest covers each byte once."""
+    records = [_header(), AgentMessage(step=0, turn=0, content="hé " * 40)]
+    with JsonlWriter(tmp_path / "whole.jsonl") as whole:
+        for record in records:
+            whole.append(record)
+    takes: list[int] = []
+    with JsonlWriter(tmp_path / "short.jsonl") as short:
+        raw = short._fh
+
+        class Short:
+            def write(self, data: bytes | memoryview) -> int | None:
+                takes.append(len(data))
+                return raw.write(bytes(data[:7]))
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(raw, name)
+
+        short._fh = Short()  # type: ignore[assignment]
+        for record in records:
+            short.append(record)
+    assert (tmp_path / "short.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
+    assert short.sha256 == whole.sha256
+    assert len(takes) > len(records)
