@@ -1,4 +1,4 @@
-"""Process-wide memoisation that concurrent episodes can share.
+"""Process-wide memoisation that concurrent episodes can share, and a bounded memo.
 
 ``functools.cache`` is thread-safe for reads but lets two threads that miss at the same
 moment both compute the value; for a τ² domain load (hundreds of ms, and a ``gc.freeze``)
@@ -15,6 +15,8 @@ from typing import ParamSpec, TypeVar
 
 P = ParamSpec("P")
 R = TypeVar("R")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 def shared_cache(func: Callable[P, R]) -> Callable[P, R]:
@@ -38,3 +40,16 @@ def shared_cache(func: Callable[P, R]) -> Callable[P, R]:
             return values[key]
 
     return wrapper
+
+
+def bounded(cache: dict[K, V], key: K, make: Callable[[], V], limit: int) -> V:
+    """``cache[key]``, made by ``make`` on a miss; past ``limit`` entries the oldest one is
+    dropped. For values keyed by a text the runs of a case share (a parsed observation,
+    what a walk over a record found): kept while the text is among the latest, so memory
+    stays bounded over any number of runs."""
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = make()
+        if len(cache) > limit:
+            del cache[next(iter(cache))]
+    return found

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic_core import from_json
 
+from sscbench.caching import bounded
 from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation, VisibleEvent
 
 
@@ -143,12 +144,7 @@ class SharedParses:
 
     def __call__(self, content: str) -> tuple[Any, bool]:
         """``content`` parsed as :func:`_parse` parses it."""
-        found = self._found.get(content)
-        if found is None:
-            found = self._found[content] = _parse(content)
-            if len(self._found) > self.limit:
-                del self._found[next(iter(self._found))]
-        return found
+        return bounded(self._found, content, lambda: _parse(content), self.limit)
 
 
 def _notice(event: SystemNotice) -> Delivered:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from typing import Any, TypeVar
 
+from sscbench.caching import bounded
 from sscbench.envs.environment import tool_kinds
 from sscbench.fault_contracts.contract import FaultContract
 from sscbench.fault_contracts.history import Delivered, History
@@ -527,12 +528,7 @@ def by_text(cache: dict[K, V], key: K, make: Callable[[], V]) -> V:
     """``cache[key]``, made by ``make`` on a miss: what a walk over a delivered record found,
     kept for the process under the record's text (the data is parsed from the text, and the
     runs of a case read the same records), at most :data:`BY_TEXT_LIMIT` entries."""
-    found = cache.get(key)
-    if found is None:
-        found = cache[key] = make()
-        if len(cache) > BY_TEXT_LIMIT:
-            del cache[next(iter(cache))]
-    return found
+    return bounded(cache, key, make, BY_TEXT_LIMIT)
 
 
 IDS_BY_TEXT: dict[tuple[str, str], tuple[str, ...]] = {}
