@@ -8,17 +8,15 @@ too: the model saw that read's result, so it stands as the read's observation at
 
 from __future__ import annotations
 
-import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from pydantic_core import from_json
-
 from sscbench.caching import bounded
 from sscbench.records.events import AgentToolCall, SystemNotice, ToolObservation, VisibleEvent
+from sscbench.records.json_text import loads
 
 
 @dataclass(frozen=True)
@@ -105,21 +103,18 @@ _JSON_STARTS = frozenset('"{[ntfNI-0123456789')
 
 
 def _parse(content: str) -> tuple[Any, bool]:
-    """An observation's JSON content and True, or the text and False. pydantic's reader
-    first (several times faster); the standard library decides whatever it refuses (a lone
-    surrogate escape), so the result is always ``json.loads``'s. A text that starts with
-    no character a JSON value can start with is text without asking either (a tenth of
-    the demo's observations: plain messages, each two parse errors)."""
+    """An observation's JSON content and True, or the text and False: ``json.loads``'s
+    value where it takes the text, the text wherever it refuses it (an integer past the
+    digit limit and nesting past the recursion limit included: text, not a failed run), by
+    pydantic's reader where the two agree (:mod:`sscbench.records.json_text`, several times
+    faster). A text that starts with no character a JSON value can start with is text
+    without asking either (a tenth of the demo's observations: plain messages)."""
     first = content.lstrip(" \t\n\r")[:1]
     if first not in _JSON_STARTS:  # also the empty text
         return content, False
     try:
-        return from_json(content), True
-    except ValueError:
-        pass
-    try:
-        return json.loads(content), True
-    except json.JSONDecodeError:
+        return loads(content), True
+    except (ValueError, RecursionError):  # json.JSONDecodeError is a ValueError
         return content, False
 
 
@@ -166,10 +161,7 @@ def _notice(event: SystemNotice) -> Delivered:
         error=event.error,
         origin="harness",
     )
-    try:
-        data, parsed = json.loads(event.observation), True
-    except json.JSONDecodeError:
-        data, parsed = event.observation, False
+    data, parsed = _parse(event.observation)
     return Delivered(event.step, call, observation, data, parsed)
 
 

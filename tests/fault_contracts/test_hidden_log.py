@@ -115,8 +115,9 @@ LINES = {
     "bad utf-8 in a string": ['{"kind": "x", "text": "\xff"}'],
 }
 
-ANSWERED = ("two deliveries", "crlf and spaces", "nan and a duplicate key")
-"""Logs the fast reader answers itself (the others it leaves to the defining way)."""
+ANSWERED = ("two deliveries", "crlf and spaces", "nan and a duplicate key", "lone surrogate")
+"""Logs the fast reader answers itself (the others it leaves to the defining way); a lone
+surrogate escape pydantic's reader refuses is read as ``json.loads`` reads it."""
 
 
 @pytest.mark.parametrize("name", sorted(LINES))

@@ -17,7 +17,7 @@ from sscbench.records.events import AgentToolCall, ToolObservation
 def _defined(content: str) -> tuple[Any, bool]:
     try:
         return json.loads(content), True
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # whatever json.loads refuses is text
         return content, False
 
 
