@@ -29,6 +29,7 @@ from sscbench.oracles.base import (
     OracleSetting,
     Trajectory,
     Verdict,
+    history_of,
     next_agent_step,
     register_oracle,
 )
@@ -61,19 +62,28 @@ def leaves(value: Any, path: str = "") -> dict[str, Any]:
     Filled by plain recursion into one dict: a generator per level re-yielded every leaf
     through each level above it, the oracles' largest cost on search results."""
     found: dict[str, Any] = {}
-    _leaves_into(value, path, found)
+    if isinstance(value, (dict, list)):
+        _leaves_into(value, path, found)
+    else:
+        found[path] = value
     return found
 
 
 def _leaves_into(value: Any, path: str, found: dict[str, Any]) -> None:
+    # Called for containers only, a scalar child stored in place: a call per leaf was
+    # most of the walk.
     if isinstance(value, dict):
         for key, child in value.items():
-            _leaves_into(child, f"{path}/{key}", found)
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            _leaves_into(child, f"{path}/{index}", found)
+            if isinstance(child, (dict, list)):
+                _leaves_into(child, f"{path}/{key}", found)
+            else:
+                found[f"{path}/{key}"] = child
     else:
-        found[path] = value
+        for index, child in enumerate(value):
+            if isinstance(child, (dict, list)):
+                _leaves_into(child, f"{path}/{index}", found)
+            else:
+                found[f"{path}/{index}"] = child
 
 
 def _names(call_arguments: dict[str, Any], ident: str) -> bool:
@@ -135,7 +145,7 @@ class AnomalyDetector:
         events = trajectory.ledger.events
         found = [
             a
-            for a in anomalies(History(events), trajectory.ledger.header.domain)
+            for a in anomalies(history_of(trajectory), trajectory.ledger.header.domain)
             if self.tool_errors or a.kind != "tool error"
         ]
         if not found:

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
+from sscbench.fault_contracts.history import History, SharedParses
 from sscbench.records.events import AgentMessage, AgentToolCall, VisibleEvent, by_agent
 from sscbench.records.ledger import Ledger
 from sscbench.registry import NoParams, Registry
@@ -56,6 +57,17 @@ class Trajectory:
     ledger: Ledger
     contract: FaultContract
     clean: bool
+
+
+PARSES = SharedParses()
+"""Observation texts the offline oracles parse once while among the latest: every oracle
+reads every run, and a task's runs read the same records. Their values are read-only, as
+every oracle treats :attr:`~sscbench.fault_contracts.history.Delivered.data`."""
+
+
+def history_of(trajectory: Trajectory) -> History:
+    """The run's model-visible history, its observations parsed through :data:`PARSES`."""
+    return History(trajectory.ledger.events, PARSES)
 
 
 def next_agent_step(events: Sequence[VisibleEvent], step: int) -> int | None:

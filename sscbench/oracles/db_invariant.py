@@ -33,6 +33,7 @@ from sscbench.oracles.base import (
     OracleSetting,
     Trajectory,
     Verdict,
+    history_of,
     next_agent_step,
     register_oracle,
 )
@@ -145,7 +146,7 @@ class DbInvariantOracle:
         """Positive at the earliest violation; never abstains."""
         domain = trajectory.ledger.header.domain
         mined = mine(domain)
-        history = History(trajectory.ledger.events)
+        history = history_of(trajectory)
         findings = observation_findings(history, domain, mined)
         if self.replay:
             findings += replay_findings(history, domain, mined)

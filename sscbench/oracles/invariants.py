@@ -22,7 +22,7 @@ and keeps, for replayed states, only the invariants every gold write preserves.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
@@ -63,19 +63,23 @@ def records(value: Any) -> list[tuple[str, dict[str, Any]]]:
     order (plain recursion into one list: a generator per level re-yielded each record
     through every level above it)."""
     found: list[tuple[str, dict[str, Any]]] = []
-    _records_into(value, found)
+    if isinstance(value, (dict, list)):
+        _records_into(value, found)
     return found
 
 
 def _records_into(value: Any, found: list[tuple[str, dict[str, Any]]]) -> None:
+    # Called for containers only: a call per scalar leaf was most of the walk (a search
+    # result holds thousands of leaves and a handful of records).
     if isinstance(value, dict):
         kind = record_kind(value)
         if kind is not None:
             found.append((kind, value))
-        for child in value.values():
-            _records_into(child, found)
-    elif isinstance(value, list):
-        for child in value:
+        children: Iterable[Any] = value.values()
+    else:
+        children = value
+    for child in children:
+        if isinstance(child, (dict, list)):
             _records_into(child, found)
 
 

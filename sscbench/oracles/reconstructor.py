@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sscbench.fault_contracts.hidden_log import read_fault_deliveries
-from sscbench.fault_contracts.history import History
-from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, register_oracle
+from sscbench.oracles.base import OracleSetting, Trajectory, Verdict, history_of, register_oracle
 from sscbench.reconstruct.label import fault_step, label_ledger
 from sscbench.reconstruct.labels import RunLabels
 from sscbench.runs.episode import HIDDEN_FILE
@@ -41,7 +40,7 @@ class ReconstructorOracle:
     def judge(self, trajectory: Trajectory) -> Verdict:
         """``A`` and ``T_U`` from the reconstruction."""
         if trajectory.clean:
-            step = fault_step(trajectory.contract, History(trajectory.ledger.events))
+            step = fault_step(trajectory.contract, history_of(trajectory))
             if step is None or not _confirmed_deliveries(trajectory):
                 return Verdict(adopted=False, reason="no fault delivery (intervention log)")
             return Verdict(adopted=None, reason=f"a clean run's log shows a fault at {step}")
