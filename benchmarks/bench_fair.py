@@ -460,6 +460,8 @@ def run_p8(rounds: int, scratch: Path | None) -> dict[str, Any]:
     """P8: per domain, ``scripted:gold`` episodes, our engine alone, the engine with the run
     directory, and the fair τ²-native loop, interleaved round by round."""
     peers = {d: FairPeer(d) for d in DOMAINS}
+    if scratch is not None:
+        scratch.mkdir(parents=True, exist_ok=True)  # a fresh tmpfs path is fine to name
     base = Path(tempfile.mkdtemp(prefix="sscbench-p8-", dir=scratch))
     result: dict[str, Any] = {
         "scratch_dir": str(base.parent),
