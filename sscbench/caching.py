@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
@@ -51,5 +52,7 @@ def bounded(cache: dict[K, V], key: K, make: Callable[[], V], limit: int) -> V:
     if found is None:
         found = cache[key] = make()
         if len(cache) > limit:
-            del cache[next(iter(cache))]
+            # Another thread may have evicted the same oldest entry, or inserted, meanwhile.
+            with suppress(KeyError, RuntimeError):
+                del cache[next(iter(cache))]
     return found
