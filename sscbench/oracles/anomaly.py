@@ -19,7 +19,7 @@ recovers: it never reads the agent's own words.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,18 +72,14 @@ def leaves(value: Any, path: str = "") -> dict[str, Any]:
 def _leaves_into(value: Any, path: str, found: dict[str, Any]) -> None:
     # Called for containers only, a scalar child stored in place: a call per leaf was
     # most of the walk.
-    if isinstance(value, dict):
-        for key, child in value.items():
-            if isinstance(child, (dict, list)):
-                _leaves_into(child, f"{path}/{key}", found)
-            else:
-                found[f"{path}/{key}"] = child
-    else:
-        for index, child in enumerate(value):
-            if isinstance(child, (dict, list)):
-                _leaves_into(child, f"{path}/{index}", found)
-            else:
-                found[f"{path}/{index}"] = child
+    children: Iterable[tuple[Any, Any]] = (
+        value.items() if isinstance(value, dict) else enumerate(value)
+    )
+    for name, child in children:
+        if isinstance(child, (dict, list)):
+            _leaves_into(child, f"{path}/{name}", found)
+        else:
+            found[f"{path}/{name}"] = child
 
 
 def _names(call_arguments: dict[str, Any], ident: str) -> bool:
