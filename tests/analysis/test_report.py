@@ -384,6 +384,40 @@ def test_titles_are_where_automatic_placement_puts_them(monkeypatch: pytest.Monk
     assert [figures.render_svg(r, name) for r, name in cases] == explicit
 
 
+def _saved(fig: Any) -> bytes:
+    """The figure as ``savefig`` writes it under the figures' settings."""
+    import io
+
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context(figures.RC):
+        fig.savefig(buf, format="svg", metadata=figures.SVG_METADATA)
+    return buf.getvalue()
+
+
+def test_one_draw_gives_savefigs_bytes() -> None:
+    """The figures are drawn once, the layout engine borrowing the writing renderer: the
+    bytes are ``savefig``'s (which draws twice) for every figure of a full, an empty and a
+    result whose gap bar carries an offset text; and the figure is left at its own dpi."""
+    import matplotlib
+
+    result = _result()
+    empty = result.model_copy(
+        update={k: () for k in ("funnel", "arrival", "adoption", "timing", "reformulation")}
+    )
+    rows = list(result.timing)
+    rows[0] = rows[0].model_copy(update={"gaps": (*[0] * 1_200_000, 3, None)})
+    tall = result.model_copy(update={"timing": tuple(rows)})
+    for r in (result, empty, tall):
+        for name, (_, draw) in figures.FIGURES.items():
+            with matplotlib.rc_context(figures.RC):
+                ours, theirs = draw(r), draw(r)
+            dpi = ours.dpi
+            assert figures.svg_bytes(ours) == _saved(theirs), name
+            assert ours.dpi == dpi
+
+
 def test_figures_of_an_empty_result_still_render() -> None:
     empty = _result().model_copy(
         update={k: () for k in ("funnel", "arrival", "adoption", "timing", "reformulation")}
