@@ -32,6 +32,7 @@ from sscbench.oracles.base import (
     history_of,
     next_agent_step,
     register_oracle,
+    walked,
 )
 from sscbench.registry import Params
 
@@ -111,7 +112,7 @@ def _changes(
     ident = entity(d.data) if d.parsed else None
     if ident is None:
         return
-    now = leaves(d.data)
+    now = walked("leaves", d, leaves)  # read-only: the runs of a task share it
     previous = seen.get(ident)
     seen[ident] = (d.step, now)
     if previous is None:

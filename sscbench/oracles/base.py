@@ -21,9 +21,10 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from sscbench.caching import bounded
 from sscbench.errors import ConfigError
 from sscbench.fault_contracts.contract import FaultContract
-from sscbench.fault_contracts.history import History, SharedParses
+from sscbench.fault_contracts.history import PARSES_LIMIT, Delivered, History, SharedParses
 from sscbench.records.events import AgentMessage, AgentToolCall, VisibleEvent, by_agent
 from sscbench.records.ledger import Ledger
 from sscbench.registry import NoParams, Registry
@@ -68,6 +69,20 @@ every oracle treats :attr:`~sscbench.fault_contracts.history.Delivered.data`."""
 def history_of(trajectory: Trajectory) -> History:
     """The run's model-visible history, its observations parsed through :data:`PARSES`."""
     return History(trajectory.ledger.events, PARSES)
+
+
+W = TypeVar("W")
+
+_WALKS: dict[tuple[str, str], Any] = {}
+
+
+def walked(name: str, d: Delivered, walk: Callable[[Any], W]) -> W:
+    """``walk(d.data)``, computed once per walk ``name`` and observation text while the
+    text is among the :data:`~sscbench.fault_contracts.history.PARSES_LIMIT` latest, as
+    :data:`PARSES` parses it: the runs of a task read the same records, and a walk over a
+    search result was most of an oracle's time. Read-only, like the parse it walks."""
+    found: W = bounded(_WALKS, (name, d.observation.content), lambda: walk(d.data), PARSES_LIMIT)
+    return found
 
 
 def next_agent_step(events: Sequence[VisibleEvent], step: int) -> int | None:

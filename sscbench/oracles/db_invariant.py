@@ -36,6 +36,7 @@ from sscbench.oracles.base import (
     history_of,
     next_agent_step,
     register_oracle,
+    walked,
 )
 from sscbench.oracles.invariants import Mined, mine, record_kind, records
 from sscbench.registry import Params
@@ -72,7 +73,7 @@ def observation_findings(history: History, domain: str, mined: Mined) -> list[Fi
         after = next_agent_step(history.events, d.step)
         is_write = kinds.get(d.call.name) == "write"
         if d.parsed and mined.invariants:  # no invariant: no record can break one
-            for kind, record in records(d.data):
+            for kind, record in walked("records", d, records):
                 ident = _identity(record)
                 if is_write and ident is not None:
                     touched.add(ident)

@@ -39,3 +39,23 @@ def test_two_runs_with_the_same_observation_share_its_parse() -> None:
 def test_a_text_that_is_not_json_stays_text() -> None:
     got = history_of(_trajectory("c", "Error: order not found")).delivered[0]
     assert (got.data, got.parsed) == ("Error: order not found", False)
+
+
+def test_two_runs_with_the_same_observation_share_its_walks() -> None:
+    """Each walk runs once per text while it is among the latest: the second run gets
+    the first run's result, equal to a fresh walk; another walk of the same text, or the
+    same walk of another text, is its own."""
+    from sscbench.oracles.anomaly import leaves
+    from sscbench.oracles.base import walked
+    from sscbench.oracles.invariants import records
+
+    text = '{"order_id": "#W2", "items": [{"item_id": "7"}], "status": "pending"}'
+    one = history_of(_trajectory("d", text)).delivered[0]
+    two = history_of(_trajectory("e", text)).delivered[0]
+    first = walked("leaves", one, leaves)
+    assert first == leaves(one.data) and first["/status"] == "pending"
+    assert walked("leaves", two, leaves) is first
+    found = walked("records", two, records)
+    assert found == records(two.data) and found[0][0] == "order"
+    other = history_of(_trajectory("f", text.replace("pending", "delivered"))).delivered[0]
+    assert walked("leaves", other, leaves)["/status"] == "delivered"
