@@ -15,6 +15,9 @@ mixes (clean runs cost half a faulted one), so this benchmark measures the *same
   reconstruction checked against the truth, the tables printed.
 
 Both are one child process each, CPU time from ``os.wait4``, rounds alternating sides.
+The current side also records its CPU per stage (imports, runs, parsing, labelling,
+oracles, analysis, the report's figures and the rest of it, the check), so the results
+say where its time goes.
 The run directories of the two sides must hold the same run ids (checked: the same runs),
 and the current side's count is printed beside the baseline's.
 
@@ -35,8 +38,13 @@ from typing import Any
 from commands import ROOT, compile_tree, summary, timed, unpack
 
 CHILD = """
+import json
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+
+STARTED = time.process_time()
 from sscbench.analysis.quantities import analyze
 from sscbench.analysis.report import write_report
 from sscbench.analysis.terminal import summary_table
@@ -52,29 +60,65 @@ from sscbench.reconstruct.run_set import write_labels
 from sscbench.reconstruct.validate import validate_dir
 from sscbench.terminal import make_console
 
+import sscbench.analysis.report as report_module
+
+STAGES: dict[str, float] = {"imports": time.process_time() - STARTED}
+
+
+@contextmanager
+def stage(name: str):
+    began = time.process_time()
+    try:
+        yield
+    finally:
+        STAGES[name] = STAGES.get(name, 0.0) + time.process_time() - began
+
+
+def _timed_figures(render_all):
+    def figures(result):
+        with stage("report: figures"):
+            return render_all(result)
+    return figures
+
+
+report_module.render_all = _timed_figures(report_module.render_all)
+
+
 def main(cases: Path, out: Path) -> None:
-    case_set = load_case_set(cases)
+    with stage("case set"):
+        case_set = load_case_set(cases)
     seeds = range(2)
     controls = control_tasks(case_set, CONTROLS_PER_OPERATOR)
     clean_dir = out.with_name(f"{out.name}-clean")
-    run_case_set(case_set, DEMO_AGENTS, out, seeds=seeds)
-    run_clean_tasks(controls, "scripted:gold", clean_dir)
-    runs = ledgers([out])
-    labels = [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
-    hashes = {d.relative_to(out).as_posix(): ledger.sha256 for d, ledger in runs}
-    write_labels(out / LABELS_FILE, labels, out, hashes)
-    validation = validate_against_truth(out, [clean_dir], labels, out / EVAL_DIR, runs=runs)
-    result = analyze(labels, case_set)
-    by_id = {ledger.header.run_id: ledger for _, ledger in runs}
-    write_report(result, labels, out, out / "report", ledgers=by_id)
-    console = make_console()
-    console.print(summary_table(result, f"adoption by arrival, {len(labels)} runs"))
-    agreement, compared = validate_dir(out, labels, validation.truths)
-    console.print(f"reconstruction vs scripted ground truth ({compared} runs)")
-    _truth_tables(console, validation)
+    with stage("runs"):
+        run_case_set(case_set, DEMO_AGENTS, out, seeds=seeds)
+        run_clean_tasks(controls, "scripted:gold", clean_dir)
+    with stage("ledgers parsed"):
+        runs = ledgers([out])
+    with stage("labelling"):
+        labels = [label_ledger(run_dir, ledger) for run_dir, ledger in runs]
+        hashes = {d.relative_to(out).as_posix(): ledger.sha256 for d, ledger in runs}
+        write_labels(out / LABELS_FILE, labels, out, hashes)
+    with stage("oracles"):
+        validation = validate_against_truth(out, [clean_dir], labels, out / EVAL_DIR, runs=runs)
+    with stage("analysis"):
+        result = analyze(labels, case_set)
+    with stage("report"):
+        by_id = {ledger.header.run_id: ledger for _, ledger in runs}
+        write_report(result, labels, out, out / "report", ledgers=by_id)
+    with stage("check and tables"):
+        console = make_console()
+        console.print(summary_table(result, f"adoption by arrival, {len(labels)} runs"))
+        agreement, compared = validate_dir(out, labels, validation.truths)
+        console.print(f"reconstruction vs scripted ground truth ({compared} runs)")
+        _truth_tables(console, validation)
+
 
 with rare_collections():  # as the demo's handler runs
     main(Path(sys.argv[1]), Path(sys.argv[2]))
+# The report's figures are inside its stage: shown apart, counted once.
+STAGES["report"] -= STAGES.get("report: figures", 0.0)
+Path(sys.argv[3]).write_text(json.dumps(STAGES))
 """
 
 
@@ -93,7 +137,9 @@ def one(side: str, where: Path, baseline_src: Path) -> tuple[dict[str, Any], set
         result = timed(argv, work, baseline_src)
     else:
         cases = baseline_src / "sscbench" / "data" / "cases"
-        result = timed([sys.executable, "-c", CHILD, str(cases), "demo"], work, None)
+        stages = work / "stages.json"
+        result = timed([sys.executable, "-c", CHILD, str(cases), "demo", str(stages)], work, None)
+        result["stages_cpu_s"] = json.loads(stages.read_text())
     ids = run_ids(work)
     result["runs"] = len(ids)
     result["cpu_ms_per_run"] = 1000 * result["cpu_s"] / max(len(ids), 1)
@@ -129,6 +175,11 @@ def main(argv: list[str] | None = None) -> int:
     results["same_run_ids"] = same_runs
     for side, rows in sides.items():
         results[side] = summary(rows)
+    names = list(sides["current"][0]["stages_cpu_s"])
+    results["current"]["stages_cpu_s_median"] = {
+        name: sorted(r["stages_cpu_s"][name] for r in sides["current"])[len(sides["current"]) // 2]
+        for name in names
+    }
     pairs = [
         c["cpu_s"] / b["cpu_s"] for b, c in zip(sides["baseline"], sides["current"], strict=True)
     ]
@@ -143,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         f"(rounds: {', '.join(f'{p:.3f}' for p in pairs)}); peak RSS "
         f"{b['peak_rss_mib_max']:.0f} / {c['peak_rss_mib_max']:.0f} MiB"
     )
+    stages = results["current"]["stages_cpu_s_median"]
+    split = ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
+    print(f"current, CPU s per stage (medians): {split}")
     if args.out is not None:
         args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0
