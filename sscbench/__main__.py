@@ -3,6 +3,6 @@ where the script is not on ``PATH`` (a venv that is not activated, a notebook ke
 
 import sys
 
-from sscbench.cli.main import main
+from sscbench.cli.main import entry
 
-sys.exit(main())
+sys.exit(entry())
