@@ -38,6 +38,7 @@ from typing import Any
 from commands import ROOT, compile_tree, summary, timed, unpack
 
 CHILD = """
+import gc
 import json
 import sys
 import time
@@ -119,6 +120,7 @@ with rare_collections():  # as the demo's handler runs
 # The report's figures are inside its stage: shown apart, counted once.
 STAGES["report"] -= STAGES.get("report: figures", 0.0)
 Path(sys.argv[3]).write_text(json.dumps(STAGES))
+gc.freeze()  # the process ends as the command's does (sscbench.cli.main.entry)
 """
 
 
