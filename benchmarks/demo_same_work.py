@@ -22,6 +22,10 @@ The run directories of the two sides must hold the same run ids (checked: the sa
 and the current side's count is printed beside the baseline's.
 
 ``python benchmarks/demo_same_work.py [--baseline eb1de7c] [--rounds 3] [--out FILE]``
+
+``--stages-of REF`` puts commit REF's package through the same stages in place of the
+baseline's own demo (on the baseline's case set still): two trees on identical work, which
+is how one pass's gain is measured.
 """
 
 from __future__ import annotations
@@ -129,18 +133,24 @@ def run_ids(work: Path) -> set[str]:
     return {p.parent.relative_to(work).as_posix() for p in work.rglob("ledger.jsonl")}
 
 
-def one(side: str, where: Path, baseline_src: Path) -> tuple[dict[str, Any], set[str]]:
-    """One side's demo work into a fresh directory: CPU, wall, peak RSS, runs made."""
+def one(
+    side: str, where: Path, baseline_src: Path, stages_src: Path | None = None
+) -> tuple[dict[str, Any], set[str]]:
+    """One side's demo work into a fresh directory: CPU, wall, peak RSS, runs made.
+    ``stages_src``: the baseline side runs this tree's stages on that package instead of
+    the baseline's own demo."""
     work = where / side
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    if side == "baseline":
+    if side == "baseline" and stages_src is None:
         argv = [sys.executable, "-m", "sscbench", "demo", "--out", "demo"]
         result = timed(argv, work, baseline_src)
     else:
         cases = baseline_src / "sscbench" / "data" / "cases"
         stages = work / "stages.json"
-        result = timed([sys.executable, "-c", CHILD, str(cases), "demo", str(stages)], work, None)
+        package = stages_src if side == "baseline" else None
+        argv = [sys.executable, "-c", CHILD, str(cases), "demo", str(stages)]
+        result = timed(argv, work, package)
         result["stages_cpu_s"] = json.loads(stages.read_text())
     ids = run_ids(work)
     result["runs"] = len(ids)
@@ -154,6 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", default="eb1de7c", help="git commit whose demo to redo")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", type=Path, help="write the results as JSON here")
+    parser.add_argument(
+        "--stages-of",
+        metavar="REF",
+        help="instead of the baseline's own demo, run these same stages on commit REF's "
+        "package (the baseline's case set still): two trees on identical work",
+    )
     args = parser.parse_args(argv)
     results: dict[str, Any] = {
         "baseline_ref": args.baseline,
@@ -163,13 +179,18 @@ def main(argv: list[str] | None = None) -> int:
         root = Path(tmp)
         src = unpack(args.baseline, root / "baseline-src")
         compile_tree(src / "sscbench")
+        stages_src = None
+        if args.stages_of is not None:
+            stages_src = unpack(args.stages_of, root / "stages-src")
+            compile_tree(stages_src / "sscbench")
+            results["stages_of"] = args.stages_of
         compile_tree(ROOT / "sscbench")
         sides: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
         same_runs = True
         for r in range(args.rounds):
             ids: dict[str, set[str]] = {}
             for side in ("baseline", "current") if r % 2 == 0 else ("current", "baseline"):
-                measured, ids[side] = one(side, root / f"r{r}", src)
+                measured, ids[side] = one(side, root / f"r{r}", src, stages_src)
                 sides[side].append(measured)
                 print(f"[same-work] round {r} {side}: {measured}", file=sys.stderr)
             same_runs = same_runs and ids["baseline"] == ids["current"]
@@ -177,11 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     results["same_run_ids"] = same_runs
     for side, rows in sides.items():
         results[side] = summary(rows)
-    names = list(sides["current"][0]["stages_cpu_s"])
-    results["current"]["stages_cpu_s_median"] = {
-        name: sorted(r["stages_cpu_s"][name] for r in sides["current"])[len(sides["current"]) // 2]
-        for name in names
-    }
+    for side, rows in sides.items():
+        if "stages_cpu_s" in rows[0]:
+            results[side]["stages_cpu_s_median"] = {
+                name: sorted(r["stages_cpu_s"][name] for r in rows)[len(rows) // 2]
+                for name in rows[0]["stages_cpu_s"]
+            }
     pairs = [
         c["cpu_s"] / b["cpu_s"] for b, c in zip(sides["baseline"], sides["current"], strict=True)
     ]
@@ -196,9 +218,12 @@ def main(argv: list[str] | None = None) -> int:
         f"(rounds: {', '.join(f'{p:.3f}' for p in pairs)}); peak RSS "
         f"{b['peak_rss_mib_max']:.0f} / {c['peak_rss_mib_max']:.0f} MiB"
     )
-    stages = results["current"]["stages_cpu_s_median"]
-    split = ", ".join(f"{k} {v:.2f}" for k, v in stages.items())
-    print(f"current, CPU s per stage (medians): {split}")
+    for side in sides:
+        if "stages_cpu_s_median" in results[side]:
+            split = ", ".join(
+                f"{k} {v:.2f}" for k, v in results[side]["stages_cpu_s_median"].items()
+            )
+            print(f"{side}, CPU s per stage (medians): {split}")
     if args.out is not None:
         args.out.write_text(json.dumps(results, indent=2) + "\n")
     return 0
