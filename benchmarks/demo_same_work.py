@@ -198,7 +198,6 @@ def main(argv: list[str] | None = None) -> int:
     results["same_run_ids"] = same_runs
     for side, rows in sides.items():
         results[side] = summary(rows)
-    for side, rows in sides.items():
         if "stages_cpu_s" in rows[0]:
             results[side]["stages_cpu_s_median"] = {
                 name: sorted(r["stages_cpu_s"][name] for r in rows)[len(rows) // 2]

@@ -112,7 +112,7 @@ def _changes(
     ident = entity(d.data) if d.parsed else None
     if ident is None:
         return
-    now = walked("leaves", d, leaves)  # read-only: the runs of a task share it
+    now = walked(leaves, d)  # read-only: the runs of a task share it
     previous = seen.get(ident)
     seen[ident] = (d.step, now)
     if previous is None:

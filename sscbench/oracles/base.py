@@ -73,15 +73,15 @@ def history_of(trajectory: Trajectory) -> History:
 
 W = TypeVar("W")
 
-_WALKS: dict[tuple[str, str], Any] = {}
+_WALKS: dict[tuple[Callable[[Any], Any], str], Any] = {}
 
 
-def walked(name: str, d: Delivered, walk: Callable[[Any], W]) -> W:
-    """``walk(d.data)``, computed once per walk ``name`` and observation text while the
-    text is among the :data:`~sscbench.fault_contracts.history.PARSES_LIMIT` latest, as
+def walked(walk: Callable[[Any], W], d: Delivered) -> W:
+    """``walk(d.data)``, computed once per walk and observation text while the text is
+    among the :data:`~sscbench.fault_contracts.history.PARSES_LIMIT` latest, as
     :data:`PARSES` parses it: the runs of a task read the same records, and a walk over a
     search result was most of an oracle's time. Read-only, like the parse it walks."""
-    found: W = bounded(_WALKS, (name, d.observation.content), lambda: walk(d.data), PARSES_LIMIT)
+    found: W = bounded(_WALKS, (walk, d.observation.content), lambda: walk(d.data), PARSES_LIMIT)
     return found
 
 

@@ -73,7 +73,7 @@ def observation_findings(history: History, domain: str, mined: Mined) -> list[Fi
         after = next_agent_step(history.events, d.step)
         is_write = kinds.get(d.call.name) == "write"
         if d.parsed and mined.invariants:  # no invariant: no record can break one
-            for kind, record in walked("records", d, records):
+            for kind, record in walked(records, d):
                 ident = _identity(record)
                 if is_write and ident is not None:
                     touched.add(ident)

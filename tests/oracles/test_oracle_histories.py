@@ -52,10 +52,10 @@ def test_two_runs_with_the_same_observation_share_its_walks() -> None:
     text = '{"order_id": "#W2", "items": [{"item_id": "7"}], "status": "pending"}'
     one = history_of(_trajectory("d", text)).delivered[0]
     two = history_of(_trajectory("e", text)).delivered[0]
-    first = walked("leaves", one, leaves)
+    first = walked(leaves, one)
     assert first == leaves(one.data) and first["/status"] == "pending"
-    assert walked("leaves", two, leaves) is first
-    found = walked("records", two, records)
+    assert walked(leaves, two) is first
+    found = walked(records, two)
     assert found == records(two.data) and found[0][0] == "order"
     other = history_of(_trajectory("f", text.replace("pending", "delivered"))).delivered[0]
-    assert walked("leaves", other, leaves)["/status"] == "delivered"
+    assert walked(leaves, other)["/status"] == "delivered"
